@@ -1,0 +1,4 @@
+import { runService } from '@gen/platform';
+import { CatalogAppModule } from './app.module';
+
+runService({ name: 'catalog', rootModule: (config, logger) => CatalogAppModule.forRoot(config, logger) });

@@ -1,0 +1,7 @@
+import { runService } from '@gen/platform';
+import { CompatProtocolsAppModule } from './app.module';
+
+runService({
+  name: 'compat-protocols',
+  rootModule: (config, logger) => CompatProtocolsAppModule.forRoot(config, logger),
+});

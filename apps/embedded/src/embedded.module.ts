@@ -1,0 +1,19 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { AccountsModule, accountsOpenApi } from '@gen/accounts';
+import { BillingModule, billingOpenApi } from '@gen/billing';
+import type { AppConfig, Logger } from '@gen/core';
+import { PlatformModule, composeDomains } from '@gen/platform';
+
+/** Every service's module in one process (embedded mode). */
+@Module({})
+export class EmbeddedModule {
+  static forRoot(config: AppConfig, logger: Logger): DynamicModule {
+    return {
+      module: EmbeddedModule,
+      imports: [
+        PlatformModule.forRoot({ config, logger, openApi: [accountsOpenApi, billingOpenApi] }),
+        composeDomains(AccountsModule, BillingModule),
+      ],
+    };
+  }
+}

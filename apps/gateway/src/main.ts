@@ -1,0 +1,14 @@
+import { BootstrapDemoUseCase } from '@gen/accounts';
+import { runService } from '@gen/platform';
+import { GatewayAppModule } from './app.module';
+
+runService({
+  name: 'gateway',
+  rootModule: (config, logger) => GatewayAppModule.forRoot(config, logger),
+  afterListen: async (app, baseUrl) => {
+    const boot = await app.get(BootstrapDemoUseCase).execute(baseUrl);
+    return boot.created && boot.file
+      ? [`API key (shown once): ${boot.file.apiKey}`]
+      : [`Credentials: ${boot.path}`];
+  },
+});

@@ -1,0 +1,33 @@
+/**
+ * The unit and HTTP suite (`npm test`): every `*.spec.ts` beside the code, compiled by SWC.
+ * Tests that need PostgreSQL use TEST_DATABASE_URL (default: the machine's server, database `test`).
+ */
+const { compilerOptions } = require('./tsconfig.base.json');
+
+const moduleNameMapper = {};
+for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
+  moduleNameMapper[`^${alias}$`] = `<rootDir>/${target}`;
+}
+
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/apps', '<rootDir>/libs'],
+  testMatch: ['**/*.spec.ts'],
+  moduleNameMapper,
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

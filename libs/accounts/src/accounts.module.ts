@@ -1,0 +1,56 @@
+import { Module } from '@nestjs/common';
+import {
+  ACCOUNT_DIRECTORY,
+  ADMIN_TOKEN_VERIFIER,
+  API_KEY_AUTHENTICATOR,
+  CONSOLE_SESSION_VERIFIER,
+} from '@gen/contracts';
+import { AdminAccountsController } from './http/admin-accounts.controller';
+import { AccountsPrisma } from './persistence/accounts-prisma';
+import { AccountsRepository } from './persistence/accounts.repository';
+import { AdminTokensUseCase } from './use-cases/admin-tokens.use-case';
+import { AuthenticateApiKeyUseCase } from './use-cases/authenticate-api-key.use-case';
+import { BootstrapDemoUseCase } from './use-cases/bootstrap-demo.use-case';
+import { ConsoleSessionsUseCase } from './use-cases/console-sessions.use-case';
+import { CreateAccountUseCase } from './use-cases/create-account.use-case';
+import { CreateApiKeyUseCase } from './use-cases/create-api-key.use-case';
+import { GetAccountUseCase } from './use-cases/get-account.use-case';
+import { ManageApiKeyUseCase } from './use-cases/manage-api-key.use-case';
+import { ManageGroupsUseCase } from './use-cases/manage-groups.use-case';
+import { RotateSigningSecretUseCase } from './use-cases/rotate-signing-secret.use-case';
+import { UpdateAccountUseCase } from './use-cases/update-account.use-case';
+
+/**
+ * Accounts, API keys, console sessions, groups, signing secrets and admin tokens. Needs a FUNDS_PORT from
+ * the composing app (opening credit). Provides the credential verifiers the edge uses.
+ */
+@Module({
+  controllers: [AdminAccountsController],
+  providers: [
+    AccountsPrisma,
+    AccountsRepository,
+    AdminTokensUseCase,
+    AuthenticateApiKeyUseCase,
+    BootstrapDemoUseCase,
+    ConsoleSessionsUseCase,
+    CreateAccountUseCase,
+    CreateApiKeyUseCase,
+    GetAccountUseCase,
+    ManageApiKeyUseCase,
+    ManageGroupsUseCase,
+    RotateSigningSecretUseCase,
+    UpdateAccountUseCase,
+    { provide: API_KEY_AUTHENTICATOR, useExisting: AuthenticateApiKeyUseCase },
+    { provide: CONSOLE_SESSION_VERIFIER, useExisting: ConsoleSessionsUseCase },
+    { provide: ADMIN_TOKEN_VERIFIER, useExisting: AdminTokensUseCase },
+    { provide: ACCOUNT_DIRECTORY, useExisting: GetAccountUseCase },
+  ],
+  exports: [
+    API_KEY_AUTHENTICATOR,
+    CONSOLE_SESSION_VERIFIER,
+    ADMIN_TOKEN_VERIFIER,
+    ACCOUNT_DIRECTORY,
+    BootstrapDemoUseCase,
+  ],
+})
+export class AccountsModule {}

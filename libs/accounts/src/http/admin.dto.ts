@@ -1,0 +1,98 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { SUPPORTED_LANGUAGES } from '@gen/core';
+
+export const UsdAmount = Type.String({
+  pattern: '^(0|[1-9]\\d{0,14})(\\.\\d{1,9})?$',
+  description: 'USD decimal string, at most 9 decimals.',
+});
+const Language = Type.Union(SUPPORTED_LANGUAGES.map((l) => Type.Literal(l)));
+export const GroupName = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,31}$' });
+
+export const CreateAccountBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    credit: Type.Optional(UsdAmount),
+    group: Type.Optional(GroupName),
+    language: Type.Optional(Language),
+  },
+  { additionalProperties: false },
+);
+export type CreateAccountBody = Static<typeof CreateAccountBody>;
+
+export const UpdateAccountBody = Type.Object(
+  { language: Type.Optional(Type.Union([Language, Type.Null()])), group: Type.Optional(GroupName) },
+  { additionalProperties: false },
+);
+export type UpdateAccountBody = Static<typeof UpdateAccountBody>;
+
+export const CreateKeyBody = Type.Object(
+  { name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), dailyCap: Type.Optional(UsdAmount) },
+  { additionalProperties: false },
+);
+export type CreateKeyBody = Static<typeof CreateKeyBody>;
+
+export const UpdateKeyBody = Type.Object({ dailyCap: UsdAmount }, { additionalProperties: false });
+export type UpdateKeyBody = Static<typeof UpdateKeyBody>;
+
+export const PutGroupBody = Type.Object(
+  {
+    multiplier: Type.String({
+      pattern: '^(0|[1-9]\\d{0,5})(\\.\\d{1,9})?$',
+      description: 'Price multiplier, exact decimal.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type PutGroupBody = Static<typeof PutGroupBody>;
+
+export const AccountIdResult = Type.Object(
+  { accountId: Type.String({ pattern: '^acc_' }) },
+  { additionalProperties: false },
+);
+export const AccountResult = Type.Object(
+  {
+    accountId: Type.String({ pattern: '^acc_' }),
+    name: Type.String(),
+    group: Type.String(),
+    language: Type.Union([Type.String(), Type.Null()]),
+    hasSigningSecret: Type.Boolean(),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+export const CreatedKeyResult = Type.Object(
+  {
+    keyId: Type.String({ pattern: '^key_' }),
+    apiKey: Type.String({ pattern: '^gts_' }),
+    dailyCap: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export const KeyResult = Type.Object(
+  {
+    keyId: Type.String({ pattern: '^key_' }),
+    accountId: Type.String({ pattern: '^acc_' }),
+    name: Type.String(),
+    dailyCap: Type.String(),
+    createdAt: Type.String({ format: 'date-time' }),
+    revoked: Type.Boolean(),
+    revokedAt: Type.Optional(Type.String({ format: 'date-time' })),
+  },
+  { additionalProperties: false },
+);
+export const RevokedKeyResult = Type.Object(
+  { keyId: Type.String({ pattern: '^key_' }), revoked: Type.Literal(true) },
+  { additionalProperties: false },
+);
+export const SecretResult = Type.Object(
+  { secret: Type.String({ pattern: '^sk_sign_' }) },
+  { additionalProperties: false },
+);
+export const ConsoleTokenResult = Type.Object(
+  { token: Type.String({ pattern: '^gcs_' }), expiresAt: Type.String({ format: 'date-time' }) },
+  { additionalProperties: false },
+);
+export const GroupResult = Type.Object(
+  { name: Type.String(), multiplier: Type.String() },
+  { additionalProperties: false },
+);

@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import { hashSecret } from '@gen/core';
+import { AccountsPrisma } from './accounts-prisma';
+
+export interface AccountRow {
+  readonly id: string;
+  readonly name: string;
+  readonly groupName: string;
+  readonly language: string | null;
+  readonly signingSecret: string | null;
+  readonly createdAt: Date;
+}
+
+export interface ApiKeyWithAccount {
+  readonly id: string;
+  readonly accountId: string;
+  readonly secretHash: string;
+  readonly revokedAt: Date | null;
+  readonly account: { readonly language: string | null; readonly groupName: string };
+}
+
+/** Data access of the accounts schema. Reads of tenant data take the account id. */
+@Injectable()
+export class AccountsRepository {
+  constructor(private readonly prisma: AccountsPrisma) {}
+
+  createAccount(row: {
+    id: string;
+    name: string;
+    groupName: string;
+    language: string | null;
+  }): Promise<AccountRow> {
+    return this.prisma.account.create({ data: row });
+  }
+
+  findAccount(accountId: string): Promise<AccountRow | null> {
+    return this.prisma.account.findUnique({ where: { id: accountId } });
+  }
+
+  async updateAccount(
+    accountId: string,
+    change: { language?: string | null; groupName?: string; signingSecret?: string },
+  ): Promise<boolean> {
+    const result = await this.prisma.account.updateMany({
+      where: { id: accountId },
+      data: { ...change, ...(change.signingSecret ? { signingSecretRotatedAt: new Date() } : {}) },
+    });
+    return result.count === 1;
+  }
+
+  async groupExists(name: string): Promise<boolean> {
+    return (await this.prisma.accountGroup.count({ where: { name } })) === 1;
+  }
+
+  upsertGroup(name: string, multiplierE9: bigint): Promise<{ name: string; multiplierE9: bigint }> {
+    return this.prisma.accountGroup.upsert({
+      where: { name },
+      create: { name, multiplierE9 },
+      update: { multiplierE9 },
+    });
+  }
+
+  listGroups(): Promise<{ name: string; multiplierE9: bigint }[]> {
+    return this.prisma.accountGroup.findMany({ orderBy: { name: 'asc' } });
+  }
+
+  createApiKey(row: {
+    id: string;
+    accountId: string;
+    name: string;
+    secretHash: string;
+    dailyCapE9: bigint;
+  }): Promise<{ id: string; createdAt: Date }> {
+    return this.prisma.apiKey.create({ data: row, select: { id: true, createdAt: true } });
+  }
+
+  findApiKeyForAuth(keyId: string): Promise<ApiKeyWithAccount | null> {
+    return this.prisma.apiKey.findUnique({
+      where: { id: keyId },
+      select: {
+        id: true,
+        accountId: true,
+        secretHash: true,
+        revokedAt: true,
+        account: { select: { language: true, groupName: true } },
+      },
+    });
+  }
+
+  findApiKey(keyId: string): Promise<{
+    id: string;
+    accountId: string;
+    name: string;
+    dailyCapE9: bigint;
+    createdAt: Date;
+    revokedAt: Date | null;
+  } | null> {
+    return this.prisma.apiKey.findUnique({
+      where: { id: keyId },
+      select: { id: true, accountId: true, name: true, dailyCapE9: true, createdAt: true, revokedAt: true },
+    });
+  }
+
+  listApiKeys(
+    accountId: string,
+  ): Promise<{ id: string; name: string; dailyCapE9: bigint; createdAt: Date; revokedAt: Date | null }[]> {
+    return this.prisma.apiKey.findMany({
+      where: { accountId },
+      orderBy: { createdAt: 'asc' },
+      select: { id: true, name: true, dailyCapE9: true, createdAt: true, revokedAt: true },
+    });
+  }
+
+  /** Revokes once; a second call keeps the first revocation time. */
+  async revokeApiKey(keyId: string, at: Date): Promise<void> {
+    await this.prisma.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: at } });
+  }
+
+  async setDailyCap(keyId: string, dailyCapE9: bigint): Promise<void> {
+    await this.prisma.apiKey.update({ where: { id: keyId }, data: { dailyCapE9 } });
+  }
+
+  createConsoleSession(row: {
+    id: string;
+    accountId: string;
+    tokenHash: string;
+    expiresAt: Date;
+  }): Promise<unknown> {
+    return this.prisma.consoleSession.create({ data: row });
+  }
+
+  findConsoleSession(tokenHash: string): Promise<{
+    id: string;
+    accountId: string;
+    expiresAt: Date;
+    revokedAt: Date | null;
+    account: { language: string | null };
+  } | null> {
+    return this.prisma.consoleSession.findUnique({
+      where: { tokenHash },
+      select: {
+        id: true,
+        accountId: true,
+        expiresAt: true,
+        revokedAt: true,
+        account: { select: { language: true } },
+      },
+    });
+  }
+
+  async adminTokenExists(token: string): Promise<boolean> {
+    return (await this.prisma.adminToken.count({ where: { tokenHash: hashSecret(token) } })) === 1;
+  }
+
+  async saveAdminToken(id: string, token: string): Promise<void> {
+    await this.prisma.adminToken.create({ data: { id, tokenHash: hashSecret(token) } });
+  }
+
+  findBootstrap(): Promise<{ accountId: string } | null> {
+    return this.prisma.bootstrap.findUnique({ where: { id: 1 }, select: { accountId: true } });
+  }
+
+  async recordBootstrap(accountId: string): Promise<void> {
+    await this.prisma.bootstrap.create({ data: { id: 1, accountId } });
+  }
+}

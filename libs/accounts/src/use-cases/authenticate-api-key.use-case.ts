@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import type { ApiKeyAuthenticator, ApiKeyPrincipal } from '@gen/contracts';
+import { hashSecret, sameHash } from '@gen/core';
+import { keyIdOf } from '../domain/credentials';
+import { AccountsRepository } from '../persistence/accounts.repository';
+
+/** Verifies a presented API key: well-formed, known, hash equal in constant time, not revoked. */
+@Injectable()
+export class AuthenticateApiKeyUseCase implements ApiKeyAuthenticator {
+  constructor(private readonly accounts: AccountsRepository) {}
+
+  async authenticate(presentedKey: string): Promise<ApiKeyPrincipal | null> {
+    const keyId = keyIdOf(presentedKey);
+    if (!keyId) return null;
+    const key = await this.accounts.findApiKeyForAuth(keyId);
+    if (!key || key.revokedAt !== null || !sameHash(key.secretHash, hashSecret(presentedKey))) return null;
+    return {
+      accountId: key.accountId,
+      keyId: key.id,
+      language: key.account.language,
+      group: key.account.groupName,
+    };
+  }
+}

@@ -1,0 +1,65 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+const Usd = Type.String({
+  pattern: '^-?(0|[1-9]\\d*)(\\.\\d{1,9})?$',
+  description: 'Exact USD decimal string.',
+});
+
+export const BalanceResult = Type.Object(
+  {
+    currency: Type.Literal('USD'),
+    available: Usd,
+    held: Usd,
+    total: Usd,
+    sources: Type.Object(
+      {
+        wallet: Usd,
+        credit: Type.String({
+          description: 'Unused promotional or approved credit, kept apart from wallet funds.',
+        }),
+        grants: Type.Array(
+          Type.Object(
+            {
+              id: Type.String(),
+              model: Type.String(),
+              available: Usd,
+              expiresAt: Type.Optional(Type.String({ format: 'date-time' })),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const AddCreditBody = Type.Object(
+  {
+    amount: Type.String({
+      pattern: '^(0|[1-9]\\d{0,14})(\\.\\d{1,9})?$',
+      description: 'USD, positive, at most 9 decimals.',
+    }),
+    kind: Type.Optional(
+      Type.Union([Type.Literal('wallet'), Type.Literal('promo'), Type.Literal('grant')], {
+        default: 'wallet',
+      }),
+    ),
+    model: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Required for grants: the model the grant pays for.',
+      }),
+    ),
+    expiresAt: Type.Optional(Type.String({ format: 'date-time' })),
+  },
+  { additionalProperties: false },
+);
+export type AddCreditBody = Static<typeof AddCreditBody>;
+
+export const AddCreditResult = Type.Object(
+  { accountId: Type.String({ pattern: '^acc_' }), balance: Usd },
+  { additionalProperties: false, description: '`balance` is the net available balance after the credit.' },
+);

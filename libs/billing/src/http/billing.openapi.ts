@@ -1,0 +1,32 @@
+import { envelopeResponse, errorResponses, type OpenApiFragment } from '@gen/edge';
+import { AddCreditBody, AddCreditResult, BalanceResult } from './billing.dto';
+
+export const billingOpenApi: OpenApiFragment = {
+  paths: {
+    '/api/v1/chat/credit': {
+      get: {
+        tags: ['account'],
+        summary: "Balance of the calling key's account: net available, held, total and funding sources.",
+        description:
+          'Field names are our choice (the specification does not show them). `Cache-Control: no-store`.',
+        responses: {
+          ...envelopeResponse('Balance.', BalanceResult, { rateLimited: true }),
+          ...errorResponses([401, 403, 429, 500]),
+        },
+      },
+    },
+    '/admin/v1/accounts/{accountId}/credits': {
+      parameters: [{ name: 'accountId', in: 'path', required: true, schema: { type: 'string' } }],
+      post: {
+        tags: ['admin'],
+        summary: 'Add wallet funds, promotional credit, or a model-scoped grant.',
+        security: [{ adminToken: [] }],
+        requestBody: { required: true, content: { 'application/json': { schema: AddCreditBody } } },
+        responses: {
+          ...envelopeResponse('Credit added.', AddCreditResult),
+          ...errorResponses([400, 401, 404, 413, 500]),
+        },
+      },
+    },
+  },
+};

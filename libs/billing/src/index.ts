@@ -1,0 +1,2 @@
+export { BillingModule } from './billing.module';
+export { billingOpenApi } from './http/billing.openapi';

@@ -1,0 +1,25 @@
+/** Kinds of funding: wallet money, promotional or approved credit, and model-scoped grants. */
+export type FundingKind = 'wallet' | 'promo' | 'grant';
+
+export interface AddCreditCommand {
+  readonly accountId: string;
+  readonly kind: FundingKind;
+  /** Nano-USD, positive. */
+  readonly amountE9: bigint;
+  /** Required for grants: the model the grant pays for. */
+  readonly model?: string;
+  readonly expiresAt?: Date;
+}
+
+/** Implemented by the billing domain; used by account administration. */
+export interface FundsPort {
+  /** Adds funds and returns the account's net available balance in nano-USD. */
+  addCredit(command: AddCreditCommand): Promise<{ availableE9: bigint }>;
+}
+export const FUNDS_PORT = Symbol('FundsPort');
+
+/** Implemented by the accounts domain; lets other domains check that an account exists. */
+export interface AccountDirectory {
+  exists(accountId: string): Promise<boolean>;
+}
+export const ACCOUNT_DIRECTORY = Symbol('AccountDirectory');

@@ -1,0 +1,23 @@
+/** Public id prefixes. Clients see them; never change one. */
+export const IdPrefix = {
+  request: 'req',
+  task: 'job',
+  account: 'acc',
+  apiKey: 'key',
+  consoleSession: 'cses',
+  adminToken: 'adm',
+  fundingSource: 'fund',
+  ledgerEntry: 'led',
+  file: 'fil',
+  webhookEndpoint: 'whe',
+  webhookMessage: 'msg',
+  webhookDelivery: 'whd',
+} as const;
+
+export type IdPrefixName = keyof typeof IdPrefix;
+
+/** Prefix of every API key; the rest is `<keyId body>_<secret>`. */
+export const API_KEY_PREFIX = 'gts_';
+/** Prefix of console session tokens and admin tokens. */
+export const CONSOLE_TOKEN_PREFIX = 'gcs_';
+export const ADMIN_TOKEN_PREFIX = 'gadm_';

@@ -1,0 +1,4 @@
+export * from './error-codes';
+export * from './id-prefixes';
+export * from './auth.ports';
+export * from './funds.ports';

@@ -1,0 +1,125 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { createAjv } from './validation';
+
+/**
+ * Every setting the service reads from the environment, validated once at boot. `x-secret` marks values
+ * that are never logged. README's configuration table documents the same list.
+ */
+export const ConfigSchema = Type.Object(
+  {
+    MODE: Type.Union([Type.Literal('embedded'), Type.Literal('distributed')], {
+      default: 'embedded',
+      description: 'embedded: every service in one process; distributed: one app per process.',
+    }),
+    HOST: Type.String({ minLength: 1, default: '127.0.0.1', description: 'Address to listen on.' }),
+    PORT: Type.Integer({
+      minimum: 0,
+      maximum: 65535,
+      default: 8080,
+      description: 'Port to listen on (0 picks a free one).',
+    }),
+    DATA_DIR: Type.String({
+      minLength: 1,
+      default: './data',
+      description: 'Embedded database and bootstrap.json.',
+    }),
+    DATABASE_URL: Type.Optional(
+      Type.String({
+        pattern: '^postgres(ql)?://',
+        'x-secret': true,
+        description: 'PostgreSQL URL; without it PGlite in DATA_DIR is used.',
+      }),
+    ),
+    PUBLIC_BASE_URL: Type.Optional(
+      Type.String({ format: 'uri', description: 'Base URL printed and written to bootstrap.json.' }),
+    ),
+    ADMIN_TOKEN: Type.Optional(
+      Type.String({
+        minLength: 24,
+        'x-secret': true,
+        description: 'Admin API token; generated on first start when unset.',
+      }),
+    ),
+    LOG_LEVEL: Type.Union(
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+      { default: 'info', description: 'Log level of the JSON logs.' },
+    ),
+    BODY_LIMIT_BYTES: Type.Integer({
+      minimum: 1024,
+      maximum: 104857600,
+      default: 1048576,
+      description: 'Largest accepted JSON body (413 above).',
+    }),
+    DEFAULT_KEY_DAILY_CAP: Type.String({
+      pattern: '^(0|[1-9]\\d{0,14})(\\.\\d{1,9})?$',
+      default: '10',
+      description: 'Daily spend cap of a new API key, USD.',
+    }),
+    KEY_CACHE_TTL_MS: Type.Integer({
+      minimum: 0,
+      maximum: 1000,
+      default: 1000,
+      description: 'How long a verified key is trusted before it is read again; bounds revocation delay.',
+    }),
+    RATE_LIMIT_PER_MINUTE: Type.Integer({
+      minimum: 1,
+      default: 600,
+      description: 'Requests per minute per API key (token bucket refill).',
+    }),
+    RATE_LIMIT_BURST: Type.Integer({
+      minimum: 1,
+      default: 120,
+      description: 'Token bucket size per API key.',
+    }),
+    SHUTDOWN_GRACE_MS: Type.Integer({
+      minimum: 0,
+      default: 10000,
+      description: 'How long SIGTERM waits for in-flight requests.',
+    }),
+  },
+  { additionalProperties: true },
+);
+export type AppConfig = Static<typeof ConfigSchema>;
+export const APP_CONFIG = Symbol('AppConfig');
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    detail: string,
+  ) {
+    super(`Invalid configuration: ${setting} ${detail}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const ajv = createAjv({ coerceTypes: true, useDefaults: true });
+const validate = ajv.compile(ConfigSchema);
+
+/** Reads and validates the settings; throws ConfigError naming the first bad setting. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const names = Object.keys(ConfigSchema.properties);
+  const input: Record<string, unknown> = {};
+  for (const name of names) {
+    const value = env[name];
+    if (value !== undefined && value !== '') input[name] = value;
+  }
+  if (!validate(input)) {
+    const error = validate.errors?.[0];
+    const setting = error?.instancePath.replace(/^\//, '') || 'configuration';
+    const shown = ConfigSchema.properties[setting as keyof typeof ConfigSchema.properties]?.['x-secret']
+      ? '(secret)'
+      : JSON.stringify(env[setting]);
+    throw new ConfigError(setting, `${error?.message ?? 'is invalid'} (got ${shown})`);
+  }
+  return input as AppConfig;
+}
+
+/** The settings with secrets masked, for a start-up log line. */
+export function describeConfig(config: AppConfig): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(ConfigSchema.properties)) {
+    const value = (config as Record<string, unknown>)[name];
+    if (value !== undefined) out[name] = (schema as { 'x-secret'?: boolean })['x-secret'] ? '***' : value;
+  }
+  return out;
+}

@@ -1,0 +1,41 @@
+import type { MessageCatalog } from './en';
+
+export const de: MessageCatalog = {
+  success: 'Erfolg',
+  'auth.missing_key': 'API-Schlüssel fehlt. Senden Sie ihn als „Authorization: Bearer <API_KEY>“.',
+  'auth.invalid_key': 'Ungültiger API-Schlüssel.',
+  'auth.unsupported_scheme':
+    'Nicht unterstütztes Autorisierungsschema. Senden Sie den Schlüssel als „Authorization: Bearer <API_KEY>“.',
+  'auth.key_in_query':
+    'API-Schlüssel werden niemals in der URL akzeptiert. Senden Sie den Schlüssel im Authorization-Header.',
+  'auth.admin_required': 'Ein gültiges Admin-Token ist erforderlich.',
+  'auth.console_required': 'Ein gültiges Konsolen-Sitzungstoken ist erforderlich.',
+  'request.invalid_json': 'Der Anfragetext ist kein gültiges JSON.',
+  'request.unsupported_media_type':
+    'Nicht unterstützter Inhaltstyp. Senden Sie den Anfragetext als application/json.',
+  'request.body_too_large': 'Der Anfragetext ist zu groß. Das Limit beträgt {limit} Byte.',
+  'request.not_found': 'Die angeforderte Ressource existiert nicht.',
+  'request.invalid_field': 'Ungültiger Wert für das Feld {field}.',
+  'request.missing_field': 'Das Pflichtfeld {field} fehlt.',
+  'request.unknown_field': 'Unbekanntes Feld {field}.',
+  'request.body_required': 'Als Anfragetext ist ein JSON-Objekt erforderlich.',
+  'query.unknown_parameter': 'Unbekannter Abfrageparameter {name}.',
+  'query.repeated_parameter': 'Der Abfrageparameter {name} ist mehrfach angegeben.',
+  'query.empty_parameter': 'Der Abfrageparameter {name} ist leer.',
+  'server.error': 'Interner Serverfehler. Geben Sie bei der Meldung des Problems die request_id an.',
+  'server.unavailable':
+    'Der Dienst ist vorübergehend nicht verfügbar. Wiederholen Sie die Anfrage mit zunehmenden Wartezeiten.',
+  'server.draining': 'Der Dienst wird heruntergefahren. Versuchen Sie es in Kürze erneut.',
+  'rate.limited': 'Zu viele Anfragen. Versuchen Sie es in {seconds} Sekunden erneut.',
+  'account.not_found': 'Konto nicht gefunden.',
+  'key.not_found': 'API-Schlüssel nicht gefunden.',
+  'group.unknown': 'Unbekannte Kontogruppe {group}.',
+  'language.unsupported':
+    'Nicht unterstützte Sprache {language}. Unterstützt: en, zh-Hant, ja, ko, de, fr, es, pt-BR, ru.',
+  'amount.invalid':
+    'Ungültiger Betrag für {field}: Verwenden Sie einen positiven USD-Dezimalwert mit höchstens 9 Nachkommastellen.',
+  'credit.model_required': 'Eine Guthabenzuteilung muss das Modell angeben, für das sie gilt (model).',
+  'credit.model_only_for_grants':
+    'Nur eine Guthabenzuteilung kann auf ein Modell beschränkt werden; lassen Sie model bei Wallet- und Aktionsguthaben weg.',
+  'credit.expiry_in_past': 'Der Ablaufzeitpunkt muss in der Zukunft liegen.',
+};

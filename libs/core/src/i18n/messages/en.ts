@@ -1,0 +1,43 @@
+/**
+ * English message catalog: the source of every human-readable text. Each id is a whole sentence;
+ * `{name}` marks a value filled in at run time. Code never assembles sentences from pieces.
+ * Every other catalog must have exactly these ids with the same placeholders (checked by tests).
+ */
+export const en = {
+  success: 'success',
+  'auth.missing_key': 'Missing API key. Send it as "Authorization: Bearer <API_KEY>".',
+  'auth.invalid_key': 'Invalid API key.',
+  'auth.unsupported_scheme':
+    'Unsupported authorization scheme. Send the key as "Authorization: Bearer <API_KEY>".',
+  'auth.key_in_query': 'API keys are never accepted in the URL. Send the key in the Authorization header.',
+  'auth.admin_required': 'A valid admin token is required.',
+  'auth.console_required': 'A valid console session token is required.',
+  'request.invalid_json': 'The request body is not valid JSON.',
+  'request.unsupported_media_type': 'Unsupported content type. Send the body as application/json.',
+  'request.body_too_large': 'The request body is too large. The limit is {limit} bytes.',
+  'request.not_found': 'The requested resource does not exist.',
+  'request.invalid_field': 'Invalid value for field {field}.',
+  'request.missing_field': 'Missing required field {field}.',
+  'request.unknown_field': 'Unknown field {field}.',
+  'request.body_required': 'A JSON object body is required.',
+  'query.unknown_parameter': 'Unknown query parameter {name}.',
+  'query.repeated_parameter': 'The query parameter {name} is repeated.',
+  'query.empty_parameter': 'The query parameter {name} is empty.',
+  'server.error': 'Internal server error. Quote the request_id when reporting the problem.',
+  'server.unavailable': 'The service is temporarily unavailable. Retry with backoff.',
+  'server.draining': 'The service is shutting down. Retry shortly.',
+  'rate.limited': 'Too many requests. Retry after {seconds} seconds.',
+  'account.not_found': 'Account not found.',
+  'key.not_found': 'API key not found.',
+  'group.unknown': 'Unknown account group {group}.',
+  'language.unsupported':
+    'Unsupported language {language}. Supported: en, zh-Hant, ja, ko, de, fr, es, pt-BR, ru.',
+  'amount.invalid': 'Invalid amount for {field}: use a positive USD decimal with at most 9 decimal places.',
+  'credit.model_required': 'A grant needs the model it pays for (model).',
+  'credit.model_only_for_grants':
+    'Only a grant is limited to a model; omit model for wallet and promo credit.',
+  'credit.expiry_in_past': 'The expiry time must be in the future.',
+} as const;
+
+export type MessageId = keyof typeof en;
+export type MessageCatalog = { readonly [K in MessageId]: string };

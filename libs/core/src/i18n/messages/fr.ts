@@ -1,0 +1,41 @@
+import type { MessageCatalog } from './en';
+
+export const fr: MessageCatalog = {
+  success: 'succès',
+  'auth.missing_key': 'Clé API manquante. Envoyez-la sous la forme « Authorization: Bearer <API_KEY> ».',
+  'auth.invalid_key': 'Clé API non valide.',
+  'auth.unsupported_scheme':
+    "Schéma d'autorisation non pris en charge. Envoyez la clé sous la forme « Authorization: Bearer <API_KEY> ».",
+  'auth.key_in_query':
+    "Les clés API ne sont jamais acceptées dans l'URL. Envoyez la clé dans l'en-tête Authorization.",
+  'auth.admin_required': "Un jeton d'administration valide est requis.",
+  'auth.console_required': 'Un jeton de session de console valide est requis.',
+  'request.invalid_json': "Le corps de la requête n'est pas un JSON valide.",
+  'request.unsupported_media_type':
+    'Type de contenu non pris en charge. Envoyez le corps au format application/json.',
+  'request.body_too_large': 'Le corps de la requête est trop volumineux. La limite est de {limit} octets.',
+  'request.not_found': "La ressource demandée n'existe pas.",
+  'request.invalid_field': 'Valeur non valide pour le champ {field}.',
+  'request.missing_field': 'Champ obligatoire {field} manquant.',
+  'request.unknown_field': 'Champ inconnu {field}.',
+  'request.body_required': 'Le corps de la requête doit être un objet JSON.',
+  'query.unknown_parameter': 'Paramètre de requête inconnu {name}.',
+  'query.repeated_parameter': 'Le paramètre de requête {name} est répété.',
+  'query.empty_parameter': 'Le paramètre de requête {name} est vide.',
+  'server.error': 'Erreur interne du serveur. Indiquez le request_id lorsque vous signalez le problème.',
+  'server.unavailable':
+    'Le service est temporairement indisponible. Réessayez en espaçant progressivement les tentatives.',
+  'server.draining': "Le service est en cours d'arrêt. Réessayez dans quelques instants.",
+  'rate.limited': 'Trop de requêtes. Réessayez dans {seconds} secondes.',
+  'account.not_found': 'Compte introuvable.',
+  'key.not_found': 'Clé API introuvable.',
+  'group.unknown': 'Groupe de comptes inconnu {group}.',
+  'language.unsupported':
+    'Langue non prise en charge {language}. Langues prises en charge : en, zh-Hant, ja, ko, de, fr, es, pt-BR, ru.',
+  'amount.invalid':
+    'Montant non valide pour {field} : utilisez un nombre décimal positif en USD comportant au plus 9 décimales.',
+  'credit.model_required': "Une attribution de crédit doit indiquer le modèle qu'elle finance (model).",
+  'credit.model_only_for_grants':
+    'Seule une attribution de crédit peut être limitée à un modèle ; omettez model pour les crédits de portefeuille et promotionnels.',
+  'credit.expiry_in_past': "La date d'expiration doit être dans le futur.",
+};

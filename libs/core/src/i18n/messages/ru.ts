@@ -1,0 +1,41 @@
+import type { MessageCatalog } from './en';
+
+export const ru: MessageCatalog = {
+  success: 'успешно',
+  'auth.missing_key': 'Отсутствует API-ключ. Передайте его в виде «Authorization: Bearer <API_KEY>».',
+  'auth.invalid_key': 'Недействительный API-ключ.',
+  'auth.unsupported_scheme':
+    'Неподдерживаемая схема авторизации. Передайте ключ в виде «Authorization: Bearer <API_KEY>».',
+  'auth.key_in_query': 'API-ключи никогда не принимаются в URL. Передайте ключ в заголовке Authorization.',
+  'auth.admin_required': 'Требуется действительный токен администратора.',
+  'auth.console_required': 'Требуется действительный токен сеанса консоли.',
+  'request.invalid_json': 'Тело запроса не является корректным JSON.',
+  'request.unsupported_media_type':
+    'Неподдерживаемый тип содержимого. Передайте тело запроса в формате application/json.',
+  'request.body_too_large': 'Тело запроса слишком велико. Ограничение: {limit} байт.',
+  'request.not_found': 'Запрошенный ресурс не существует.',
+  'request.invalid_field': 'Недопустимое значение поля {field}.',
+  'request.missing_field': 'Отсутствует обязательное поле {field}.',
+  'request.unknown_field': 'Неизвестное поле {field}.',
+  'request.body_required': 'Тело запроса должно быть JSON-объектом.',
+  'query.unknown_parameter': 'Неизвестный параметр запроса {name}.',
+  'query.repeated_parameter': 'Параметр запроса {name} указан повторно.',
+  'query.empty_parameter': 'Параметр запроса {name} пуст.',
+  'server.error': 'Внутренняя ошибка сервера. Сообщая о проблеме, укажите request_id.',
+  'server.unavailable':
+    'Сервис временно недоступен. Повторите запрос, постепенно увеличивая интервал между попытками.',
+  'server.draining': 'Сервис завершает работу. Повторите попытку чуть позже.',
+  'rate.limited': 'Слишком много запросов. Повторите попытку через {seconds} с.',
+  'account.not_found': 'Аккаунт не найден.',
+  'key.not_found': 'API-ключ не найден.',
+  'group.unknown': 'Неизвестная группа аккаунтов {group}.',
+  'language.unsupported':
+    'Неподдерживаемый язык {language}. Поддерживаются: en, zh-Hant, ja, ko, de, fr, es, pt-BR, ru.',
+  'amount.invalid':
+    'Недопустимая сумма в поле {field}: укажите положительное десятичное число в USD, не более 9 знаков после запятой.',
+  'credit.model_required':
+    'Для начисления кредита необходимо указать модель, которую оно оплачивает (model).',
+  'credit.model_only_for_grants':
+    'Ограничение по модели допускается только для начисления кредита; для кошелька и промокредитов не указывайте model.',
+  'credit.expiry_in_past': 'Срок действия должен истекать в будущем.',
+};

@@ -1,0 +1,32 @@
+import { de } from './messages/de';
+import { en, type MessageCatalog, type MessageId } from './messages/en';
+import { es } from './messages/es';
+import { fr } from './messages/fr';
+import { ja } from './messages/ja';
+import { ko } from './messages/ko';
+import { ptBR } from './messages/pt-BR';
+import { ru } from './messages/ru';
+import { zhHant } from './messages/zh-Hant';
+import type { Language } from './language';
+
+export const CATALOGS: Readonly<Record<Language, MessageCatalog>> = {
+  en,
+  'zh-Hant': zhHant,
+  ja,
+  ko,
+  de,
+  fr,
+  es,
+  'pt-BR': ptBR,
+  ru,
+};
+
+export type MessageParams = Readonly<Record<string, string | number>>;
+
+/** The message `id` in `language`, with `{name}` placeholders filled from `params`. */
+export function translate(language: Language, id: MessageId, params: MessageParams = {}): string {
+  const template = CATALOGS[language][id];
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole,
+  );
+}

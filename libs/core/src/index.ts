@@ -1,0 +1,11 @@
+export * from './ids';
+export * from './money';
+export * from './clock';
+export * from './secret-hash';
+export * from './config';
+export * from './logger';
+export * from './validation';
+export * from './domain-error';
+export * from './i18n/language';
+export * from './i18n/translate';
+export type { MessageId, MessageCatalog } from './i18n/messages/en';

@@ -1,0 +1,215 @@
+import { BusinessCode } from '@gen/contracts';
+import {
+  DomainError,
+  negotiateLanguage,
+  translate,
+  type Language,
+  type MessageId,
+  type MessageParams,
+} from '@gen/core';
+import type { FastifyRequest } from 'fastify';
+import { httpStatusOf } from './http-status-of';
+import { routeFamily, type RouteFamily } from './route-family';
+
+export interface ErrorResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+interface Classified {
+  readonly code: BusinessCode;
+  readonly messageId: MessageId;
+  readonly params: MessageParams;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The chat-style `param` of the failure, when one field is at fault. */
+  readonly param: string | null;
+  readonly unexpected: boolean;
+}
+
+/** Errors raised by Fastify itself (parsing, limits, routing), by their `code`. */
+function classifyFramework(
+  error: { code?: string; statusCode?: number },
+  bodyLimit: number,
+): Classified | null {
+  const base = { params: {}, headers: {}, param: null, unexpected: false };
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return {
+        ...base,
+        code: BusinessCode.PayloadTooLarge,
+        messageId: 'request.body_too_large',
+        params: { limit: bodyLimit },
+      };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { ...base, code: BusinessCode.InvalidRequest, messageId: 'request.unsupported_media_type' };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { ...base, code: BusinessCode.InvalidRequest, messageId: 'request.invalid_json' };
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError || error.statusCode === 400) {
+    return { ...base, code: BusinessCode.InvalidRequest, messageId: 'request.invalid_json' };
+  }
+  if (error.statusCode === 404 || error.statusCode === 405) {
+    return { ...base, code: BusinessCode.NotFound, messageId: 'request.not_found' };
+  }
+  if (error.statusCode === 413) {
+    return {
+      ...base,
+      code: BusinessCode.PayloadTooLarge,
+      messageId: 'request.body_too_large',
+      params: { limit: bodyLimit },
+    };
+  }
+  return null;
+}
+
+function classify(error: unknown, bodyLimit: number): Classified {
+  if (error instanceof DomainError) {
+    const field = typeof error.params['field'] === 'string' ? (error.params['field'] as string) : null;
+    return {
+      code: error.code,
+      messageId: error.messageId,
+      params: error.params,
+      headers: error.headers,
+      param: field,
+      unexpected: false,
+    };
+  }
+  // Nest's own HttpException (e.g. the NotFoundException of an unknown route) exposes getStatus().
+  const status =
+    typeof (error as { getStatus?: unknown })?.getStatus === 'function'
+      ? (error as { getStatus(): number }).getStatus()
+      : undefined;
+  const framework = classifyFramework(
+    { ...(error as object), statusCode: status ?? (error as { statusCode?: number })?.statusCode },
+    bodyLimit,
+  );
+  if (framework) return framework;
+  return {
+    code: BusinessCode.ServerError,
+    messageId: 'server.error',
+    params: {},
+    headers: {},
+    param: null,
+    unexpected: true,
+  };
+}
+
+const OPENAI_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  402: 'insufficient_quota',
+  403: 'permission_error',
+  404: 'not_found_error',
+  409: 'conflict_error',
+  413: 'invalid_request_error',
+  429: 'rate_limit_error',
+  500: 'server_error',
+  503: 'service_unavailable_error',
+};
+const OPENAI_CODES: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'invalid_api_key',
+  402: 'insufficient_balance',
+  403: 'permission_denied',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'request_too_large',
+  429: 'rate_limit_exceeded',
+  500: 'server_error',
+  503: 'service_unavailable',
+};
+const ANTHROPIC_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  402: 'billing_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  409: 'invalid_request_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  503: 'overloaded_error',
+};
+const GOOGLE_STATUSES: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  402: 'FAILED_PRECONDITION',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  409: 'ABORTED',
+  413: 'INVALID_ARGUMENT',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+};
+
+/** The body of a failure in the protocol of `family`. */
+function errorBody(
+  family: RouteFamily,
+  c: Classified,
+  status: number,
+  message: string,
+  requestId: string,
+): unknown {
+  switch (family) {
+    case 'openai':
+      return {
+        error: {
+          message,
+          type: OPENAI_TYPES[status] ?? 'server_error',
+          param: c.param,
+          code: OPENAI_CODES[status] ?? 'server_error',
+        },
+      };
+    case 'anthropic':
+      return {
+        type: 'error',
+        error: { type: ANTHROPIC_TYPES[status] ?? 'api_error', message },
+        request_id: requestId,
+      };
+    case 'gemini':
+      return { error: { code: status, message, status: GOOGLE_STATUSES[status] ?? 'INTERNAL' } };
+    case 'native':
+    case 'admin':
+    case 'console':
+    case 'public':
+    case 'system':
+      return { code: c.code, msg: message, request_id: requestId };
+  }
+}
+
+/**
+ * Turns any failure into the response of the caller's protocol: the one place errors are rendered.
+ * Unexpected errors get a fixed 500 body; their detail goes only to the log.
+ */
+export function renderError(
+  error: unknown,
+  request: FastifyRequest,
+  bodyLimit: number,
+): ErrorResponse & { unexpected: boolean } {
+  const c = classify(error, bodyLimit);
+  const status = httpStatusOf(c.code);
+  const family = request.edge?.family ?? routeFamily(request.url);
+  const language: Language = negotiateLanguage(
+    request.headers['accept-language'],
+    request.edge?.principal?.language ?? request.edge?.console?.language ?? null,
+  );
+  const message = translate(language, c.messageId, c.params);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    'content-language': language,
+    'cache-control': 'no-store',
+    ...c.headers,
+  };
+  return {
+    status,
+    headers,
+    body: JSON.stringify(errorBody(family, c, status, message, request.id)),
+    unexpected: c.unexpected,
+  };
+}

@@ -1,0 +1,163 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/** A part of the OpenAPI document contributed by one library, next to the code it describes. */
+export interface OpenApiFragment {
+  readonly paths: Record<string, Record<string, unknown>>;
+}
+
+export const ErrorEnvelope = Type.Object(
+  {
+    code: Type.Integer({ description: 'Business code (never 200 here).' }),
+    msg: Type.String({ description: 'Human-readable text in the negotiated language.' }),
+    request_id: Type.String({ pattern: '^req_' }),
+  },
+  { additionalProperties: false, description: 'Failure envelope: `data` is absent.' },
+);
+
+/** The success envelope around `data`. */
+export function envelopeOf(data: TSchema): TSchema {
+  return Type.Object(
+    { code: Type.Literal(200), msg: Type.String(), data, request_id: Type.String({ pattern: '^req_' }) },
+    { additionalProperties: false },
+  );
+}
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request: malformed JSON, unsupported content type, unknown or invalid field, bad query parameter.',
+  401: 'Missing or invalid credential, a credential in the URL, or an authorization scheme other than Bearer.',
+  402: 'Insufficient balance (40201) or spend cap reached (40202).',
+  403: 'Not permitted.',
+  404: 'Not found.',
+  409: 'Conflict.',
+  413: 'Body too large.',
+  429: 'Rate limited; Retry-After is present.',
+  500: 'Server error; the body never carries internals.',
+  503: 'Temporarily unavailable, or shutting down.',
+};
+
+const REQUEST_ID_HEADER = {
+  'X-Request-Id': { schema: { type: 'string', pattern: '^req_' }, description: 'Same as request_id.' },
+};
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': { schema: { type: 'string' } },
+  'X-RateLimit-Remaining': { schema: { type: 'string' } },
+};
+
+export function errorResponses(statuses: readonly number[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const status of statuses) {
+    out[String(status)] = {
+      description: ERROR_DESCRIPTIONS[status] ?? 'Error.',
+      headers: {
+        ...REQUEST_ID_HEADER,
+        'Content-Language': { schema: { type: 'string' } },
+        ...(status === 429 || status === 503 ? { 'Retry-After': { schema: { type: 'string' } } } : {}),
+      },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+    };
+  }
+  return out;
+}
+
+export function envelopeResponse(
+  description: string,
+  data: TSchema,
+  options: { rateLimited?: boolean; status?: number } = {},
+): Record<string, unknown> {
+  return {
+    [String(options.status ?? 200)]: {
+      description,
+      headers: { ...REQUEST_ID_HEADER, ...(options.rateLimited ? RATE_HEADERS : {}) },
+      content: { 'application/json': { schema: envelopeOf(data) } },
+    },
+  };
+}
+
+export const systemOpenApi: OpenApiFragment = {
+  paths: {
+    '/healthz': {
+      get: {
+        tags: ['system'],
+        summary: 'Liveness: 200 while the process is up.',
+        security: [],
+        responses: {
+          '200': {
+            description: 'Up.',
+            content: { 'application/json': { schema: Type.Object({ status: Type.Literal('ok') }) } },
+          },
+        },
+      },
+    },
+    '/readyz': {
+      get: {
+        tags: ['system'],
+        summary: 'Readiness: 200 when the process can serve (database reachable, not draining).',
+        security: [],
+        responses: {
+          '200': {
+            description: 'Ready.',
+            content: { 'application/json': { schema: Type.Object({ status: Type.Literal('ready') }) } },
+          },
+          '503': {
+            description: 'Not ready.',
+            content: { 'application/json': { schema: Type.Object({ status: Type.Literal('unavailable') }) } },
+          },
+        },
+      },
+    },
+    '/openapi.json': {
+      get: {
+        tags: ['system'],
+        summary: 'This document.',
+        security: [],
+        responses: { '200': { description: 'OpenAPI 3.1 document.' } },
+      },
+    },
+  },
+};
+
+/** Assembles the OpenAPI 3.1 document (contract version 1.0.0) from the fragments of the composed libraries. */
+export function buildOpenApiDocument(fragments: readonly OpenApiFragment[]): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const fragment of fragments) {
+    for (const [path, item] of Object.entries(fragment.paths))
+      paths[path] = { ...(paths[path] ?? {}), ...item };
+  }
+  return JSON.parse(
+    JSON.stringify({
+      openapi: '3.1.0',
+      info: {
+        title: 'Generation Task Service',
+        version: '1.0.0',
+        description:
+          'One API key, one asynchronous task protocol and one result protocol for image, video, audio and text models. ' +
+          'Native API under /api/v1 (envelope), administration under /admin/v1, console under /console/v1. ' +
+          'Every envelope response carries X-Request-Id equal to request_id; errors carry Content-Language. ' +
+          'Choices where the specification says "not shown" are recorded on the operations they concern.',
+      },
+      servers: [{ url: '/' }],
+      security: [{ apiKey: [] }],
+      components: {
+        securitySchemes: {
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'API key (`gts_...`). Never accepted in a query string.',
+          },
+          adminToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Operator admin token (ADMIN_TOKEN or generated on first start).',
+          },
+          consoleSession: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Console session token (`gcs_...`).',
+          },
+        },
+        schemas: { ErrorEnvelope },
+      },
+      paths,
+    }),
+  ) as Record<string, unknown>;
+}

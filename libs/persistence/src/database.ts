@@ -1,0 +1,97 @@
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { Pool } from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** What a Prisma client of ours takes as its `adapter`. */
+export type PrismaAdapter = PrismaPg | PrismaPGlite;
+
+/**
+ * One database for the process: PostgreSQL through a pg pool when DATABASE_URL is set, otherwise PGlite in
+ * DATA_DIR. Each service keeps its tables in its own PostgreSQL schema of this database.
+ */
+export interface Database {
+  readonly kind: 'postgres' | 'pglite';
+  /** Runs a script of one or more statements (simple query protocol), e.g. a migration. */
+  exec(sql: string): Promise<void>;
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+  /** Runs `work` on one connection holding a session advisory lock. */
+  withLock<T>(lockName: string, work: (db: Pick<Database, 'exec' | 'query'>) => Promise<T>): Promise<T>;
+  prismaAdapter(): PrismaAdapter;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+export const DATABASE = Symbol('Database');
+
+export interface DatabaseOptions {
+  readonly databaseUrl?: string;
+  /** A directory for PGlite, or `memory://` for an in-memory database. */
+  readonly pgliteDir: string;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.pgliteDir);
+}
+
+function openPostgres(connectionString: string): Database {
+  const pool = new Pool({ connectionString, max: 10 });
+  return {
+    kind: 'postgres',
+    async exec(sql) {
+      await pool.query(sql);
+    },
+    async query(sql, params) {
+      return (await pool.query(sql, params)).rows;
+    },
+    async withLock(lockName, work) {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockName]);
+        try {
+          return await work({
+            exec: async (sql) => void (await client.query(sql)),
+            query: async (sql, params) => (await client.query(sql, params)).rows,
+          });
+        } finally {
+          await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lockName]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    prismaAdapter: () => new PrismaPg(pool),
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openPglite(dir: string): Promise<Database> {
+  if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
+  const db = new PGlite(dir);
+  await db.waitReady;
+  const self: Database = {
+    kind: 'pglite',
+    async exec(sql) {
+      await db.exec(sql);
+    },
+    async query(sql, params) {
+      return (await db.query(sql, params)).rows as never[];
+    },
+    // PGlite is one connection used by one process: the lock is the process's own serial execution.
+    withLock: async (_lockName, work) => work(self),
+    prismaAdapter: () => new PrismaPGlite(db),
+    async ping() {
+      await db.query('SELECT 1');
+    },
+    close: () => db.close(),
+  };
+  return self;
+}
+
+export function pgliteDirIn(dataDir: string): string {
+  return join(dataDir, 'pglite');
+}

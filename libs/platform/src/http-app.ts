@@ -1,0 +1,114 @@
+import { NestFactory } from '@nestjs/core';
+import { LogController } from 'fastify';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import {
+  ADMIN_TOKEN_VERIFIER,
+  API_KEY_AUTHENTICATOR,
+  CONSOLE_SESSION_VERIFIER,
+  IdPrefix,
+  type AdminTokenVerifier,
+  type ApiKeyAuthenticator,
+  type ConsoleSessionVerifier,
+} from '@gen/contracts';
+import { describeConfig, newId, type AppConfig, type Logger } from '@gen/core';
+import {
+  CachedApiKeyAuthenticator,
+  EnvelopeExceptionFilter,
+  MemoryRateLimitStore,
+  installEdge,
+} from '@gen/edge';
+import type { DynamicModule, Type } from '@nestjs/common';
+import { Lifecycle } from './lifecycle';
+import { NestPinoLogger } from './nest-logger';
+
+/** An app without an accounts module fails closed: every credential is unknown to it. */
+const refuseAll: ApiKeyAuthenticator & ConsoleSessionVerifier & AdminTokenVerifier = {
+  authenticate: async () => null,
+  verify: async () => null as never,
+};
+
+function optional<T>(app: NestFastifyApplication, token: symbol): T | undefined {
+  try {
+    return app.get<T>(token, { strict: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Builds a Nest application on Fastify with the edge pipeline installed, initialised but not yet listening. */
+export async function createHttpApp(
+  rootModule: Type<unknown> | DynamicModule,
+  config: AppConfig,
+  logger: Logger,
+): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    genReqId: () => newId(IdPrefix.request),
+    // Every request-scoped log line carries `request_id`; the edge writes one access line per request.
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    forceCloseConnections: 'idle',
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
+    logger: new NestPinoLogger(logger),
+    abortOnError: false,
+  });
+  app.useGlobalFilters(new EnvelopeExceptionFilter(config.BODY_LIMIT_BYTES));
+  const lifecycle = app.get(Lifecycle);
+  const apiKeys = optional<ApiKeyAuthenticator>(app, API_KEY_AUTHENTICATOR) ?? refuseAll;
+  installEdge(app.getHttpAdapter().getInstance(), {
+    apiKeys: new CachedApiKeyAuthenticator(apiKeys, config.KEY_CACHE_TTL_MS),
+    consoleSessions: optional<ConsoleSessionVerifier>(app, CONSOLE_SESSION_VERIFIER) ?? refuseAll,
+    adminTokens: optional<AdminTokenVerifier>(app, ADMIN_TOKEN_VERIFIER) ?? { verify: async () => false },
+    rateLimits: new MemoryRateLimitStore(),
+    perKeyPolicy: { burst: config.RATE_LIMIT_BURST, refillPerMinute: config.RATE_LIMIT_PER_MINUTE },
+    logger,
+    isDraining: () => lifecycle.isDraining(),
+  });
+  await app.init();
+  logger.info({ config: describeConfig(config) }, 'configuration loaded');
+  return app;
+}
+
+/** The base URL clients use: PUBLIC_BASE_URL, or the address actually bound. */
+export function baseUrlOf(app: NestFastifyApplication, config: AppConfig): string {
+  if (config.PUBLIC_BASE_URL) return config.PUBLIC_BASE_URL.replace(/\/$/, '');
+  const address = app.getHttpServer().address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * SIGTERM and SIGINT drain: new requests get 503 at once, in-flight requests finish, then modules shut
+ * down (database last). A second signal, or the grace period running out, ends the process.
+ */
+export function drainOnSignals(app: NestFastifyApplication, config: AppConfig, logger: Logger): void {
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info({ signal }, 'draining');
+    app.get(Lifecycle).startDraining();
+    const timer = setTimeout(() => {
+      logger.error(
+        { graceMs: config.SHUTDOWN_GRACE_MS },
+        'grace period over, exiting with requests in flight',
+      );
+      process.exit(1);
+    }, config.SHUTDOWN_GRACE_MS);
+    timer.unref();
+    app
+      .close()
+      .then(() => {
+        logger.info('stopped');
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}

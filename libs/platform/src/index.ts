@@ -1,0 +1,5 @@
+export * from './platform.module';
+export * from './lifecycle';
+export * from './http-app';
+export * from './nest-logger';
+export * from './run-service';

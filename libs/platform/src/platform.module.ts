@@ -1,0 +1,61 @@
+import { Global, Module, type DynamicModule, type Type } from '@nestjs/common';
+import { APP_CONFIG, CLOCK, systemClock, type AppConfig, type Logger } from '@gen/core';
+import {
+  HealthController,
+  OPENAPI_DOCUMENT,
+  READINESS_PROBE,
+  buildOpenApiDocument,
+  systemOpenApi,
+  type OpenApiFragment,
+} from '@gen/edge';
+import { DATABASE, openDatabase, pgliteDirIn } from '@gen/persistence';
+import { Lifecycle } from './lifecycle';
+
+export const LOGGER = Symbol('Logger');
+
+export interface PlatformOptions {
+  readonly config: AppConfig;
+  readonly logger: Logger;
+  /** OpenAPI fragments of the libraries this app composes. */
+  readonly openApi: readonly OpenApiFragment[];
+}
+
+/** Process-wide providers every app needs: configuration, logger, clock, the database, health and the OpenAPI document. */
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(options: PlatformOptions): DynamicModule {
+    return {
+      module: PlatformModule,
+      controllers: [HealthController],
+      providers: [
+        { provide: APP_CONFIG, useValue: options.config },
+        { provide: LOGGER, useValue: options.logger },
+        { provide: CLOCK, useValue: systemClock },
+        {
+          provide: DATABASE,
+          useFactory: () =>
+            openDatabase({
+              databaseUrl: options.config.DATABASE_URL,
+              pgliteDir: pgliteDirIn(options.config.DATA_DIR),
+            }),
+        },
+        Lifecycle,
+        { provide: READINESS_PROBE, useExisting: Lifecycle },
+        { provide: OPENAPI_DOCUMENT, useValue: buildOpenApiDocument([systemOpenApi, ...options.openApi]) },
+      ],
+      exports: [APP_CONFIG, LOGGER, CLOCK, DATABASE, Lifecycle, OPENAPI_DOCUMENT],
+    };
+  }
+}
+
+@Module({})
+class SharedPortsModule {}
+
+/**
+ * Composes domain modules so that the ports each exports (FUNDS_PORT, ACCOUNT_DIRECTORY, the credential
+ * verifiers) reach the others without one domain library importing another.
+ */
+export function composeDomains(...modules: Type<unknown>[]): DynamicModule {
+  return { module: SharedPortsModule, global: true, imports: modules, exports: modules };
+}

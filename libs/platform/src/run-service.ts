@@ -1,0 +1,48 @@
+import 'reflect-metadata';
+import type { DynamicModule } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ConfigError, createLogger, loadConfig, type AppConfig, type Logger } from '@gen/core';
+import { baseUrlOf, createHttpApp, drainOnSignals } from './http-app';
+
+export interface ServiceDefinition {
+  /** The app's name in logs, e.g. `gateway`. */
+  readonly name: string;
+  readonly rootModule: (config: AppConfig, logger: Logger) => DynamicModule;
+  /** Runs once the app listens, e.g. the first-start bootstrap; returns lines to print. */
+  readonly afterListen?: (app: NestFastifyApplication, baseUrl: string) => Promise<string[]>;
+}
+
+/**
+ * The `main` of every app: validate configuration (exit 2 naming the bad setting), build the app, listen,
+ * print the base URL, drain on SIGTERM.
+ */
+export function runService(definition: ServiceDefinition): void {
+  let config: AppConfig;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.LOG_LEVEL).child({ app: definition.name });
+  const start = async (): Promise<void> => {
+    const app = await createHttpApp(definition.rootModule(config, logger), config, logger);
+    await app.listen({ port: config.PORT, host: config.HOST });
+    const baseUrl = baseUrlOf(app, config);
+    drainOnSignals(app, config, logger);
+    const extra = definition.afterListen ? await definition.afterListen(app, baseUrl) : [];
+    process.stdout.write(
+      `${[`${definition.name} (${config.MODE} mode) listening on ${baseUrl}`, ...extra].join('\n')}\n`,
+    );
+  };
+  start().catch((error: unknown) => {
+    logger.fatal({ err: error }, 'start-up failed');
+    process.stderr.write(
+      `${definition.name}: start-up failed: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    process.exit(1);
+  });
+}
