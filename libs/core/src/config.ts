@@ -103,6 +103,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     const value = env[name];
     if (value !== undefined && value !== '') input[name] = value;
   }
+  for (const [name, schema] of Object.entries(ConfigSchema.properties)) {
+    // Integers are written as plain digits: no hex, exponents, fractions or padding slip through coercion.
+    if (
+      (schema as { type?: string }).type === 'integer' &&
+      typeof input[name] === 'string' &&
+      !/^\d+$/.test(input[name] as string)
+    ) {
+      throw new ConfigError(
+        name,
+        `must be a whole number written in digits (got ${JSON.stringify(input[name])})`,
+      );
+    }
+  }
   if (!validate(input)) {
     const error = validate.errors?.[0];
     const setting = error?.instancePath.replace(/^\//, '') || 'configuration';

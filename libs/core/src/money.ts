@@ -23,8 +23,10 @@ export function formatUsd(nanos: bigint): string {
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
-/** Multiplies an amount by a factor given in 1e-9 units (1.0 = 1_000_000_000n), rounding half up. */
+/** Multiplies an amount by a factor given in 1e-9 units (1.0 = 1_000_000_000n), rounding half away from zero. */
 export function multiplyE9(nanos: bigint, factorE9: bigint): bigint {
   const product = nanos * factorE9;
-  return (product + NANOS_PER_USD / 2n) / NANOS_PER_USD;
+  const magnitude = (product < 0n ? -product : product) + NANOS_PER_USD / 2n;
+  const rounded = magnitude / NANOS_PER_USD;
+  return product < 0n ? -rounded : rounded;
 }

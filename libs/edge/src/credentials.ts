@@ -21,11 +21,9 @@ const unauthorized = (
 export function refuseQueryCredential(url: string, keyPrefix: string): void {
   const q = url.indexOf('?');
   if (q < 0) return;
-  for (const pair of url.slice(q + 1).split('&')) {
-    const eq = pair.indexOf('=');
-    const name = decodeURIComponent(eq < 0 ? pair : pair.slice(0, eq)).toLowerCase();
-    const value = eq < 0 ? '' : pair.slice(eq + 1);
-    if (QUERY_CREDENTIAL_NAMES.has(name) || value.startsWith(keyPrefix))
+  // URLSearchParams decodes names and values and never throws on a malformed escape.
+  for (const [name, value] of new URLSearchParams(url.slice(q + 1))) {
+    if (QUERY_CREDENTIAL_NAMES.has(name.toLowerCase()) || value.trim().startsWith(keyPrefix))
       throw unauthorized('auth.key_in_query');
   }
 }
@@ -34,16 +32,16 @@ export function refuseQueryCredential(url: string, keyPrefix: string): void {
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (header === undefined) return null;
-  const space = header.indexOf(' ');
-  const scheme = space < 0 ? header : header.slice(0, space);
+  const [scheme = '', ...rest] = header.trim().split(/\s+/);
   if (scheme.toLowerCase() !== 'bearer') throw unauthorized('auth.unsupported_scheme');
-  const token = header.slice(space + 1).trim();
+  const token = rest.join(' ');
   if (!token) throw unauthorized('auth.missing_key');
   return token;
 }
 
+/** The first value of a header; an empty value counts as absent. */
 const single = (value: string | string[] | undefined): string | undefined =>
-  Array.isArray(value) ? value[0] : value;
+  (Array.isArray(value) ? value[0] : value) || undefined;
 
 /** The API key of a native request: the Bearer header only. */
 export function nativeApiKey(request: FastifyRequest): string {

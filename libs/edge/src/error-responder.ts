@@ -29,7 +29,7 @@ interface Classified {
 
 /** Errors raised by Fastify itself (parsing, limits, routing), by their `code`. */
 function classifyFramework(
-  error: { code?: string; statusCode?: number },
+  error: { code?: string; statusCode?: number; isSyntaxError: boolean },
   bodyLimit: number,
 ): Classified | null {
   const base = { params: {}, headers: {}, param: null, unexpected: false };
@@ -50,7 +50,10 @@ function classifyFramework(
     default:
       break;
   }
-  if (error instanceof SyntaxError || error.statusCode === 400) {
+  if (error.statusCode === 415) {
+    return { ...base, code: BusinessCode.InvalidRequest, messageId: 'request.unsupported_media_type' };
+  }
+  if (error.isSyntaxError || error.statusCode === 400) {
     return { ...base, code: BusinessCode.InvalidRequest, messageId: 'request.invalid_json' };
   }
   if (error.statusCode === 404 || error.statusCode === 405) {
@@ -84,8 +87,14 @@ function classify(error: unknown, bodyLimit: number): Classified {
     typeof (error as { getStatus?: unknown })?.getStatus === 'function'
       ? (error as { getStatus(): number }).getStatus()
       : undefined;
+  // Fastify's errors keep `code` on their prototype: read the fields, never spread the error.
+  const fields = (error ?? {}) as { code?: unknown; statusCode?: unknown };
   const framework = classifyFramework(
-    { ...(error as object), statusCode: status ?? (error as { statusCode?: number })?.statusCode },
+    {
+      code: typeof fields.code === 'string' ? fields.code : undefined,
+      statusCode: status ?? (typeof fields.statusCode === 'number' ? fields.statusCode : undefined),
+      isSyntaxError: error instanceof SyntaxError,
+    },
     bodyLimit,
   );
   if (framework) return framework;

@@ -30,11 +30,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
   take(key: string, policy: TokenBucketPolicy, nowMs: number): RateDecision {
     const perMs = policy.refillPerMinute / 60_000;
     const bucket = this.buckets.get(key) ?? { tokens: policy.burst, updatedMs: nowMs };
-    bucket.tokens = Math.min(policy.burst, bucket.tokens + (nowMs - bucket.updatedMs) * perMs);
-    bucket.updatedMs = nowMs;
+    // A clock that steps back never takes tokens away; 1e-9 absorbs float drift in the refill sum.
+    const elapsed = Math.max(0, nowMs - bucket.updatedMs);
+    bucket.tokens = Math.min(policy.burst, bucket.tokens + elapsed * perMs);
+    bucket.updatedMs = Math.max(bucket.updatedMs, nowMs);
     this.buckets.set(key, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    if (bucket.tokens >= 1 - 1e-9) {
+      bucket.tokens = Math.max(0, bucket.tokens - 1);
       return {
         allowed: true,
         limit: policy.burst,

@@ -12,19 +12,21 @@ export type RouteFamily =
   | 'public' // /console/v1/catalog: envelope, no credential
   | 'system'; // /healthz, /readyz, /openapi.json and anything else: envelope errors, no credential
 
+/** True when `url` is `prefix` itself or continues it with `/` or `?`. */
+function under(url: string, prefix: string): boolean {
+  if (!url.startsWith(prefix)) return false;
+  const next = url.charAt(prefix.length);
+  return next === '' || next === '/' || next === '?';
+}
+
 export function routeFamily(url: string): RouteFamily {
-  if (url.startsWith('/api/v1/') || url === '/api/v1' || url.startsWith('/api/v1?')) return 'native';
-  if (url.startsWith('/v1beta/') || url === '/v1beta') return 'gemini';
-  if (url.startsWith('/v1/messages')) return 'anthropic';
-  if (url.startsWith('/v1/') || url === '/v1') return 'openai';
-  if (url.startsWith('/admin/v1/') || url === '/admin/v1') return 'admin';
-  if (
-    url.startsWith('/console/v1/catalog/') ||
-    url.startsWith('/console/v1/catalog?') ||
-    url === '/console/v1/catalog'
-  )
-    return 'public';
-  if (url.startsWith('/console/v1/') || url === '/console/v1') return 'console';
+  if (under(url, '/api/v1')) return 'native';
+  if (under(url, '/v1beta')) return 'gemini';
+  if (under(url, '/v1/messages')) return 'anthropic';
+  if (under(url, '/v1')) return 'openai';
+  if (under(url, '/admin/v1')) return 'admin';
+  if (under(url, '/console/v1/catalog')) return 'public';
+  if (under(url, '/console/v1')) return 'console';
   return 'system';
 }
 

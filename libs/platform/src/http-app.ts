@@ -52,6 +52,8 @@ export async function createHttpApp(
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     logger: new NestPinoLogger(logger),
     abortOnError: false,
+    // Only Fastify's own JSON parser: no form bodies, no Nest body parsers.
+    bodyParser: false,
   });
   app.useGlobalFilters(new EnvelopeExceptionFilter(config.BODY_LIMIT_BYTES));
   const lifecycle = app.get(Lifecycle);

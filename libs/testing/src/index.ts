@@ -1,2 +1,4 @@
 export * from './databases';
 export * from './running-app';
+export * from './pglite-template';
+export * from './openapi-check';

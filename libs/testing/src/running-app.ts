@@ -1,7 +1,9 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { DynamicModule } from '@nestjs/common';
 import { createLogger, loadConfig, type AppConfig, type Logger } from '@gen/core';
+import { pgliteDirIn } from '@gen/persistence';
 import { baseUrlOf, createHttpApp } from '@gen/platform';
+import { seedPglite } from './pglite-template';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +29,7 @@ export async function startApp(
 ): Promise<RunningApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gts-test-'));
   const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env });
+  if (!config.DATABASE_URL) await seedPglite(pgliteDirIn(dataDir));
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {

@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import { BootstrapDemoUseCase, type BootstrapFile } from '@gen/accounts';
 import { startApp, type RunningApp } from '@gen/testing';
 import { EmbeddedModule } from '../embedded.module';
@@ -22,8 +23,14 @@ export interface Reply {
 }
 
 /** The embedded app on a random port, bootstrapped, with helpers to call it. */
-export async function startEmbedded(env: Record<string, string> = {}): Promise<Embedded> {
-  const running = await startApp((config, logger) => EmbeddedModule.forRoot(config, logger), env);
+export async function startEmbedded(
+  env: Record<string, string> = {},
+  extraModules: Type<unknown>[] = [],
+): Promise<Embedded> {
+  const running = await startApp((config, logger) => {
+    const root = EmbeddedModule.forRoot(config, logger);
+    return extraModules.length ? { ...root, imports: [...(root.imports ?? []), ...extraModules] } : root;
+  }, env);
   const { file } = await running.app.get(BootstrapDemoUseCase).execute(running.baseUrl);
   const boot = file!;
   const call: Embedded['call'] = async (method, path, options = {}) => {

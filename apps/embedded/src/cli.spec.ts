@@ -1,0 +1,241 @@
+import { startEmbedded, type Embedded } from './testing/embedded-harness';
+import { execFile, execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..', '..');
+const cliMain = join(root, 'dist', 'apps', 'cli', 'src', 'main.js');
+
+interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [cliMain, ...args],
+      { env: { ...process.env, ...env }, cwd: root },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+describe('admin CLI, end to end against a running service', () => {
+  let app: Embedded;
+  let base: string[];
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--quiet'], { cwd: root });
+    app = await startEmbedded();
+    base = ['--url', app.baseUrl, '--admin-token', app.boot.adminToken];
+  });
+  afterAll(() => app.close());
+
+  async function ok(args: string[]): Promise<Record<string, unknown>> {
+    const result = await cli([...base, ...args]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n')).toHaveLength(1);
+    return JSON.parse(result.stdout) as Record<string, unknown>;
+  }
+
+  async function balanceOf(apiKey: string): Promise<Record<string, unknown>> {
+    const reply = await fetch(`${app.baseUrl}/api/v1/chat/credit`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
+    return ((await reply.json()) as { data: Record<string, unknown> }).data;
+  }
+
+  it('runs every command of the contract and each does what it prints', async () => {
+    const { accountId } = (await ok([
+      'accounts',
+      'create',
+      '--name',
+      'Acme',
+      '--credit',
+      '12.50',
+      '--group',
+      'default',
+      '--language',
+      'ja',
+    ])) as { accountId: string };
+    expect(accountId).toMatch(/^acc_/);
+
+    const key = (await ok([
+      'keys',
+      'create',
+      '--account',
+      accountId,
+      '--name',
+      'ci',
+      '--daily-cap',
+      '4.25',
+    ])) as { keyId: string; apiKey: string };
+    expect(key).toEqual({
+      keyId: expect.stringMatching(/^key_/),
+      apiKey: expect.stringMatching(/^gts_/),
+      dailyCap: '4.25',
+    });
+    expect(await balanceOf(key.apiKey)).toMatchObject({
+      available: '12.5',
+      sources: { wallet: '12.5', credit: '0', grants: [] },
+    });
+
+    expect(await ok(['credit', 'add', '--account', accountId, '--amount', '0.75'])).toEqual({
+      accountId,
+      balance: '13.25',
+    });
+    expect(await ok(['credit', 'add', '--account', accountId, '--amount', '2', '--kind', 'promo'])).toEqual({
+      accountId,
+      balance: '15.25',
+    });
+    const expires = new Date(Date.now() + 86_400_000).toISOString();
+    expect(
+      await ok([
+        'credit',
+        'add',
+        '--account',
+        accountId,
+        '--amount',
+        '1',
+        '--kind',
+        'grant',
+        '--model',
+        'local/sketch',
+        '--expires',
+        expires,
+      ]),
+    ).toEqual({
+      accountId,
+      balance: '16.25',
+    });
+    const balance = await balanceOf(key.apiKey);
+    expect(balance).toMatchObject({
+      available: '16.25',
+      held: '0',
+      total: '16.25',
+      sources: { wallet: '13.25', credit: '2' },
+    });
+    expect((balance['sources'] as { grants: unknown[] }).grants).toEqual([
+      {
+        id: expect.stringMatching(/^fund_/),
+        model: 'local/sketch',
+        available: '1',
+        expiresAt: new Date(expires).toISOString(),
+      },
+    ]);
+
+    const { secret } = (await ok(['signing-secret', 'rotate', '--account', accountId])) as { secret: string };
+    expect(secret).toMatch(/^sk_sign_[0-9A-Za-z]{32}$/);
+    const second = (await ok(['signing-secret', 'rotate', '--account', accountId])) as { secret: string };
+    expect(second.secret).not.toBe(secret);
+
+    const { token } = (await ok(['console-token', 'create', '--account', accountId])) as { token: string };
+    expect(token).toMatch(/^gcs_/);
+
+    expect(await ok(['groups', 'set', '--name', 'pro', '--multiplier', '0.85'])).toEqual({
+      name: 'pro',
+      multiplier: '0.85',
+    });
+    expect(
+      await ok(['accounts', 'set', '--account', accountId, '--language', 'de', '--group', 'pro']),
+    ).toEqual({ accountId });
+    expect(await ok(['accounts', 'show', '--account', accountId])).toMatchObject({
+      accountId,
+      name: 'Acme',
+      group: 'pro',
+      language: 'de',
+      hasSigningSecret: true,
+    });
+
+    expect(await ok(['keys', 'set-cap', '--key', key.keyId, '--daily-cap', '9'])).toMatchObject({
+      keyId: key.keyId,
+      dailyCap: '9',
+      revoked: false,
+    });
+    expect(await ok(['keys', 'revoke', '--key', key.apiKey])).toEqual({ keyId: key.keyId, revoked: true });
+    expect(await ok(['keys', 'list', '--account', accountId])).toEqual({
+      items: [expect.objectContaining({ keyId: key.keyId, revoked: true, dailyCap: '9' })],
+    });
+  });
+
+  it('reads the URL and token from DATA_DIR/bootstrap.json when not given', async () => {
+    const result = await cli(['accounts', 'show', '--account', app.boot.accountId], {
+      DATA_DIR: app.dataDir,
+    });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ accountId: app.boot.accountId, name: 'Demo' });
+  });
+
+  it('exits non-zero with one JSON error on stderr and nothing on stdout', async () => {
+    const cases: [string[], number, string | number][] = [
+      [[...base, 'accounts', 'create'], 2, 'usage'],
+      [[...base, 'frobnicate', 'now'], 2, 'usage'],
+      [[...base, 'keys', 'revoke', '--key', 'key_unknown'], 1, 404],
+      [[...base, 'credit', 'add', '--account', app.boot.accountId, '--amount', '-1'], 1, 400],
+      [
+        [...base, 'credit', 'add', '--account', app.boot.accountId, '--amount', '1', '--kind', 'grant'],
+        1,
+        400,
+      ],
+      [[...base, 'accounts', 'create', '--name', 'x', '--group', 'nope'], 1, 400],
+      [[...base, 'accounts', 'create', '--name', 'x', '--language', 'tlh'], 1, 400],
+      [
+        [
+          '--url',
+          app.baseUrl,
+          '--admin-token',
+          'wrong-token',
+          'accounts',
+          'show',
+          '--account',
+          app.boot.accountId,
+        ],
+        1,
+        401,
+      ],
+      [[...base, 'keys', 'create', '--account', app.boot.accountId, '--bogus', '1'], 2, 'usage'],
+    ];
+    for (const [args, exit, code] of cases) {
+      const result = await cli(args, { DATA_DIR: '/nonexistent' });
+      expect({ args, exit: result.code, stdout: result.stdout }).toEqual({ args, exit, stdout: '' });
+      const error = (JSON.parse(result.stderr) as { error: { code: unknown; message: string } }).error;
+      expect(error.code).toBe(code);
+      expect(error.message.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('changes nothing when a command fails', async () => {
+    const before = await balanceOf(app.boot.apiKey);
+    await cli([
+      ...base,
+      'credit',
+      'add',
+      '--account',
+      app.boot.accountId,
+      '--amount',
+      '1',
+      '--kind',
+      'wallet',
+      '--model',
+      'local/sketch',
+    ]);
+    await cli([...base, 'credit', 'add', '--account', app.boot.accountId, '--amount', '1.0000000001']);
+    await cli([
+      ...base,
+      'credit',
+      'add',
+      '--account',
+      app.boot.accountId,
+      '--amount',
+      '1',
+      '--expires',
+      '2001-01-01T00:00:00Z',
+    ]);
+    expect(await balanceOf(app.boot.apiKey)).toEqual(before);
+  });
+});

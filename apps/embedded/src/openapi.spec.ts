@@ -1,0 +1,86 @@
+import { OpenApiCheck } from '@gen/testing';
+import { startEmbedded, type Embedded, type Reply } from './testing/embedded-harness';
+
+describe('the OpenAPI document agrees with what the service does', () => {
+  let app: Embedded;
+  let doc: Record<string, unknown>;
+  let openApi: OpenApiCheck;
+  const seen = new Set<string>();
+
+  async function checked(
+    method: string,
+    path: string,
+    options: Parameters<Embedded['call']>[2] = {},
+  ): Promise<Reply> {
+    const reply = await app.call(method, path, options);
+    openApi.check(method, path, reply.status, reply.headers, reply.json);
+    seen.add(`${method.toLowerCase()} ${openApi.templateOf(path)!}`);
+    return reply;
+  }
+
+  beforeAll(async () => {
+    app = await startEmbedded();
+    const reply = await app.call('GET', '/openapi.json');
+    expect(reply.status).toBe(200);
+    doc = reply.json;
+    openApi = new OpenApiCheck(doc);
+  });
+  afterAll(() => app.close());
+
+  it('is OpenAPI 3.1 with contract version 1.0.0', () => {
+    expect(doc['openapi']).toBe('3.1.0');
+    expect((doc['info'] as Record<string, unknown>)['version']).toBe('1.0.0');
+  });
+
+  it('describes the system, native and admin answers as they are', async () => {
+    const auth = { authorization: `Bearer ${app.boot.apiKey}` };
+    const admin = { authorization: `Bearer ${app.boot.adminToken}` };
+    await checked('GET', '/healthz');
+    await checked('GET', '/readyz');
+    await checked('GET', '/api/v1/chat/credit', { headers: auth });
+    await checked('GET', '/api/v1/chat/credit');
+    const created = await checked('POST', '/admin/v1/accounts', {
+      headers: admin,
+      body: { name: 'doc', credit: '1.5', language: 'ko' },
+    });
+    const accountId = (created.json['data'] as { accountId: string }).accountId;
+    await checked('POST', '/admin/v1/accounts', { headers: admin, body: { name: 'doc', extra: 1 } });
+    await checked('POST', '/admin/v1/accounts', {
+      headers: { authorization: 'Bearer wrong' },
+      body: { name: 'doc' },
+    });
+    await checked('GET', `/admin/v1/accounts/${accountId}`, { headers: admin });
+    await checked('GET', '/admin/v1/accounts/acc_missing', { headers: admin });
+    await checked('PATCH', `/admin/v1/accounts/${accountId}`, { headers: admin, body: { group: 'default' } });
+    const key = await checked('POST', `/admin/v1/accounts/${accountId}/keys`, {
+      headers: admin,
+      body: { name: 'k', dailyCap: '2.5' },
+    });
+    const keyId = (key.json['data'] as { keyId: string }).keyId;
+    await checked('GET', `/admin/v1/accounts/${accountId}/keys`, { headers: admin });
+    await checked('PATCH', `/admin/v1/keys/${keyId}`, { headers: admin, body: { dailyCap: '3' } });
+    await checked('POST', `/admin/v1/keys/${keyId}/revoke`, { headers: admin });
+    await checked('POST', `/admin/v1/accounts/${accountId}/signing-secret/rotate`, { headers: admin });
+    await checked('POST', `/admin/v1/accounts/${accountId}/console-tokens`, { headers: admin });
+    await checked('GET', '/admin/v1/groups', { headers: admin });
+    await checked('PUT', '/admin/v1/groups/pro', { headers: admin, body: { multiplier: '0.8' } });
+    await checked('POST', `/admin/v1/accounts/${accountId}/credits`, {
+      headers: admin,
+      body: { amount: '2', kind: 'promo' },
+    });
+    await checked('POST', `/admin/v1/accounts/${accountId}/credits`, {
+      headers: admin,
+      body: { amount: '2', kind: 'grant' },
+    });
+  });
+
+  it('has no operation the service does not answer', () => {
+    const documented = Object.entries(doc['paths'] as Record<string, Record<string, unknown>>).flatMap(
+      ([path, item]) =>
+        Object.keys(item)
+          .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+          .map((m) => `${m} ${path}`),
+    );
+    expect(documented.filter((op) => !seen.has(op) && op !== 'get /openapi.json')).toEqual([]);
+  });
+});
