@@ -183,6 +183,8 @@ describe('admin CLI, end to end against a running service', () => {
         400,
       ],
       [[...base, 'accounts', 'create', '--name', 'x', '--group', 'nope'], 1, 400],
+      [[...base, 'credit', 'add', '--account', app.boot.accountId, '--amount', '1000000000'], 1, 400],
+      [[...base, 'accounts', 'create', '--name', 'x', '--credit', '1e3'], 1, 400],
       [[...base, 'accounts', 'create', '--name', 'x', '--language', 'tlh'], 1, 400],
       [
         [

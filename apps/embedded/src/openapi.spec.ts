@@ -61,7 +61,16 @@ describe('the OpenAPI document agrees with what the service does', () => {
     await checked('PATCH', `/admin/v1/keys/${keyId}`, { headers: admin, body: { dailyCap: '3' } });
     await checked('POST', `/admin/v1/keys/${keyId}/revoke`, { headers: admin });
     await checked('POST', `/admin/v1/accounts/${accountId}/signing-secret/rotate`, { headers: admin });
-    await checked('POST', `/admin/v1/accounts/${accountId}/console-tokens`, { headers: admin });
+    const session = await checked('POST', `/admin/v1/accounts/${accountId}/console-tokens`, {
+      headers: admin,
+    });
+    const consoleToken = (session.json['data'] as { token: string }).token;
+    const me = await checked('GET', '/console/v1/session', {
+      headers: { authorization: `Bearer ${consoleToken}` },
+    });
+    expect(me.json['data']).toEqual({ accountId, language: 'ko' });
+    await checked('GET', '/console/v1/session', { headers: { authorization: `Bearer ${app.boot.apiKey}` } });
+    await checked('GET', '/console/v1/session');
     await checked('GET', '/admin/v1/groups', { headers: admin });
     await checked('PUT', '/admin/v1/groups/pro', { headers: admin, body: { multiplier: '0.8' } });
     await checked('POST', `/admin/v1/accounts/${accountId}/credits`, {

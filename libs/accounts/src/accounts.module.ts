@@ -6,6 +6,7 @@ import {
   CONSOLE_SESSION_VERIFIER,
 } from '@gen/contracts';
 import { AdminAccountsController } from './http/admin-accounts.controller';
+import { ConsoleSessionController } from './http/console-session.controller';
 import { AccountsPrisma } from './persistence/accounts-prisma';
 import { AccountsRepository } from './persistence/accounts.repository';
 import { AdminTokensUseCase } from './use-cases/admin-tokens.use-case';
@@ -25,7 +26,7 @@ import { UpdateAccountUseCase } from './use-cases/update-account.use-case';
  * the composing app (opening credit). Provides the credential verifiers the edge uses.
  */
 @Module({
-  controllers: [AdminAccountsController],
+  controllers: [AdminAccountsController, ConsoleSessionController],
   providers: [
     AccountsPrisma,
     AccountsRepository,

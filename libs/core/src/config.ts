@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { createAjv } from './validation';
+import { USD_AMOUNT_PATTERN } from './money-schema';
 
 /**
  * Every setting the service reads from the environment, validated once at boot. `x-secret` marks values
@@ -51,7 +52,7 @@ export const ConfigSchema = Type.Object(
       description: 'Largest accepted JSON body (413 above).',
     }),
     DEFAULT_KEY_DAILY_CAP: Type.String({
-      pattern: '^(0|[1-9]\\d{0,14})(\\.\\d{1,9})?$',
+      pattern: USD_AMOUNT_PATTERN,
       default: '10',
       description: 'Daily spend cap of a new API key, USD.',
     }),

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -10,10 +10,20 @@ export function ulid(now: number = Date.now()): string {
     time = CROCKFORD[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  const bytes = randomBytes(16);
   let random = '';
-  for (let i = 0; i < 16; i += 1) random += CROCKFORD[bytes[i]! & 31];
+  for (let i = 0; i < 16; i += 1) random += CROCKFORD[nextRandomByte() & 31];
   return time + random;
+}
+
+// Ids are made on every request: draw their random bits from a pool refilled 4 KiB at a time.
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+function nextRandomByte(): number {
+  if (poolOffset === pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  return pool[poolOffset++]!;
 }
 
 /** `<prefix>_<ulid>`, e.g. `req_01JD4ZQ9A1B2C3D4E5F6G7H8J9`. */

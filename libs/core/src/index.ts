@@ -9,3 +9,4 @@ export * from './domain-error';
 export * from './i18n/language';
 export * from './i18n/translate';
 export type { MessageId, MessageCatalog } from './i18n/messages/en';
+export * from './money-schema';

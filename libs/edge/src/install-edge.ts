@@ -3,17 +3,32 @@ import {
   BusinessCode,
   type AdminTokenVerifier,
   type ApiKeyAuthenticator,
+  type ApiKeyPrincipal,
   type ConsoleSessionVerifier,
 } from '@gen/contracts';
-import { DomainError, loggableUrl, negotiateLanguage, translate, type Logger } from '@gen/core';
+import {
+  DomainError,
+  SUPPORTED_LANGUAGES,
+  lazyChildLogger,
+  loggableUrl,
+  negotiateLanguage,
+  translate,
+  type Language,
+  type Logger,
+} from '@gen/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { compatApiKey, bearerToken, nativeApiKey, refuseQueryCredential } from './credentials';
+import { bearerToken, compatApiKey, nativeApiKey, refuseQueryCredential } from './credentials';
 import type { EdgeState } from './edge-state';
-import type { RateLimitStore, TokenBucketPolicy } from './rate-limit';
+import type { RateDecision, RateLimitStore, TokenBucketPolicy } from './rate-limit';
 import { routeFamily, usesEnvelope } from './route-family';
 
+/** A key verifier whose recent answers can be read without waiting (see CachedApiKeyAuthenticator). */
+export interface PeekingApiKeyAuthenticator extends ApiKeyAuthenticator {
+  peek(presentedKey: string): ApiKeyPrincipal | undefined;
+}
+
 export interface EdgeDependencies {
-  readonly apiKeys: ApiKeyAuthenticator;
+  readonly apiKeys: PeekingApiKeyAuthenticator;
   readonly consoleSessions: ConsoleSessionVerifier;
   readonly adminTokens: AdminTokenVerifier;
   readonly rateLimits: RateLimitStore;
@@ -23,12 +38,44 @@ export interface EdgeDependencies {
   readonly isDraining: () => boolean;
 }
 
-async function authenticate(
+function applyRateDecision(decision: RateDecision, reply: FastifyReply): void {
+  reply.header('x-ratelimit-limit', String(decision.limit));
+  reply.header('x-ratelimit-remaining', String(decision.remaining));
+  if (!decision.allowed) {
+    const seconds = decision.retryAfterSeconds;
+    throw new DomainError(
+      BusinessCode.RateLimited,
+      'rate.limited',
+      { seconds },
+      { 'retry-after': String(seconds) },
+    );
+  }
+}
+
+/** Records the caller and takes a token from its bucket; synchronous when the store answers at once. */
+function admitKey(
+  principal: ApiKeyPrincipal | null,
+  reply: FastifyReply,
+  edge: EdgeState,
+  deps: EdgeDependencies,
+): void | Promise<void> {
+  if (!principal) throw new DomainError(BusinessCode.Unauthorized, 'auth.invalid_key');
+  edge.principal = principal;
+  const decision = deps.rateLimits.take(`key:${principal.keyId}`, deps.perKeyPolicy, Date.now());
+  if (decision instanceof Promise) return decision.then((d) => applyRateDecision(d, reply));
+  applyRateDecision(decision, reply);
+}
+
+/**
+ * Authenticates by route family. Returns nothing when it could decide at once (a recently verified key:
+ * the hot path stays synchronous), or a promise when it had to ask a verifier.
+ */
+function authenticate(
   request: FastifyRequest,
   reply: FastifyReply,
   edge: EdgeState,
   deps: EdgeDependencies,
-): Promise<void> {
+): void | Promise<void> {
   switch (edge.family) {
     case 'native':
     case 'openai':
@@ -36,43 +83,36 @@ async function authenticate(
     case 'gemini': {
       refuseQueryCredential(request.url, API_KEY_PREFIX);
       const key = edge.family === 'native' ? nativeApiKey(request) : compatApiKey(request);
-      const principal = await deps.apiKeys.authenticate(key);
-      if (!principal) throw new DomainError(BusinessCode.Unauthorized, 'auth.invalid_key');
-      edge.principal = principal;
-      const decision = await deps.rateLimits.take(`key:${principal.keyId}`, deps.perKeyPolicy, Date.now());
-      reply.header('x-ratelimit-limit', String(decision.limit));
-      reply.header('x-ratelimit-remaining', String(decision.remaining));
-      if (!decision.allowed) {
-        throw new DomainError(
-          BusinessCode.RateLimited,
-          'rate.limited',
-          { seconds: decision.retryAfterSeconds },
-          {
-            'retry-after': String(decision.retryAfterSeconds),
-          },
-        );
-      }
-      return;
+      const known = deps.apiKeys.peek(key);
+      if (known) return admitKey(known, reply, edge, deps);
+      return deps.apiKeys.authenticate(key).then((principal) => admitKey(principal, reply, edge, deps));
     }
     case 'admin': {
       const token = bearerToken(request);
-      if (!token || !(await deps.adminTokens.verify(token)))
-        throw new DomainError(BusinessCode.Unauthorized, 'auth.admin_required');
-      edge.admin = true;
-      return;
+      if (!token) throw new DomainError(BusinessCode.Unauthorized, 'auth.admin_required');
+      return deps.adminTokens.verify(token).then((valid) => {
+        if (!valid) throw new DomainError(BusinessCode.Unauthorized, 'auth.admin_required');
+        edge.admin = true;
+      });
     }
     case 'console': {
       const token = bearerToken(request);
-      const session = token ? await deps.consoleSessions.verify(token) : null;
-      if (!session) throw new DomainError(BusinessCode.Unauthorized, 'auth.console_required');
-      edge.console = session;
-      return;
+      if (!token) throw new DomainError(BusinessCode.Unauthorized, 'auth.console_required');
+      return deps.consoleSessions.verify(token).then((session) => {
+        if (!session) throw new DomainError(BusinessCode.Unauthorized, 'auth.console_required');
+        edge.console = session;
+      });
     }
     case 'public':
     case 'system':
       return;
   }
 }
+
+/** The success `msg` of each language, translated once. */
+const SUCCESS = Object.fromEntries(
+  SUPPORTED_LANGUAGES.map((language) => [language, translate(language, 'success')]),
+) as Readonly<Record<Language, string>>;
 
 /**
  * The edge pipeline, as Fastify hooks so that it runs before routing work and costs little:
@@ -81,16 +121,25 @@ async function authenticate(
  */
 export function installEdge(fastify: FastifyInstance, deps: EdgeDependencies): void {
   fastify.removeContentTypeParser('text/plain');
+  fastify.setChildLoggerFactory((logger, bindings, options) =>
+    lazyChildLogger(logger as Logger, bindings, options),
+  );
 
-  fastify.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-    const edge: EdgeState = { family: routeFamily(request.url) };
-    request.edge = edge;
-    if (deps.isDraining() && edge.family !== 'system') {
-      reply.header('connection', 'close');
-      throw new DomainError(BusinessCode.Unavailable, 'server.draining', {}, { 'retry-after': '1' });
+  fastify.addHook('onRequest', (request, reply, done) => {
+    try {
+      reply.header('x-request-id', request.id);
+      const edge: EdgeState = { family: routeFamily(request.url) };
+      request.edge = edge;
+      if (deps.isDraining() && edge.family !== 'system') {
+        reply.header('connection', 'close');
+        throw new DomainError(BusinessCode.Unavailable, 'server.draining', {}, { 'retry-after': '1' });
+      }
+      const pending = authenticate(request, reply, edge, deps);
+      if (pending) pending.then(() => done(), done);
+      else done();
+    } catch (error) {
+      done(error as Error);
     }
-    await authenticate(request, reply, edge, deps);
   });
 
   fastify.addHook(
@@ -107,25 +156,24 @@ export function installEdge(fastify: FastifyInstance, deps: EdgeDependencies): v
         request.headers['accept-language'],
         edge.principal?.language ?? edge.console?.language ?? null,
       );
-      done(null, {
-        code: BusinessCode.Ok,
-        msg: translate(language, 'success'),
-        data: payload,
-        request_id: request.id,
-      });
+      done(null, { code: BusinessCode.Ok, msg: SUCCESS[language], data: payload, request_id: request.id });
     },
   );
 
   fastify.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      {
-        method: request.method,
-        url: loggableUrl(request.url),
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-      },
-      'request completed',
-    );
+    if (deps.logger.isLevelEnabled('info')) {
+      const ms = Math.round(reply.elapsedTime * 10) / 10;
+      deps.logger.info(
+        {
+          request_id: request.id,
+          method: request.method,
+          url: loggableUrl(request.url),
+          status: reply.statusCode,
+          ms,
+        },
+        'request completed',
+      );
+    }
     done();
   });
 }

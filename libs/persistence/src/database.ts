@@ -73,6 +73,7 @@ async function openPglite(dir: string): Promise<Database> {
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
   const db = new PGlite(dir);
   await db.waitReady;
+  const locks = new Map<string, Promise<unknown>>();
   const self: Database = {
     kind: 'pglite',
     async exec(sql) {
@@ -81,8 +82,16 @@ async function openPglite(dir: string): Promise<Database> {
     async query(sql, params) {
       return (await db.query(sql, params)).rows as never[];
     },
-    // PGlite is one connection used by one process: the lock is the process's own serial execution.
-    withLock: async (_lockName, work) => work(self),
+    // PGlite is one connection owned by this process, so an in-process queue per lock name serializes.
+    withLock: (lockName, work) => {
+      const previous = locks.get(lockName) ?? Promise.resolve();
+      const run = previous.then(() => work(self));
+      locks.set(
+        lockName,
+        run.catch(() => undefined),
+      );
+      return run;
+    },
     prismaAdapter: () => new PrismaPGlite(db),
     async ping() {
       await db.query('SELECT 1');

@@ -4,7 +4,7 @@ import { createLogger, loadConfig, type AppConfig, type Logger } from '@gen/core
 import { pgliteDirIn } from '@gen/persistence';
 import { baseUrlOf, createHttpApp } from '@gen/platform';
 import { seedPglite } from './pglite-template';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -21,15 +21,16 @@ export interface RunningApp {
 
 /**
  * Starts a composed app on a random port with its own DATA_DIR (PGlite) or a given DATABASE_URL, as a
- * client would meet it: real HTTP on 127.0.0.1.
+ * client would meet it: real HTTP on 127.0.0.1. A DATA_DIR given in `env` is reused and kept (restarts).
  */
 export async function startApp(
   rootModule: (config: AppConfig, logger: Logger) => DynamicModule,
   env: Record<string, string> = {},
 ): Promise<RunningApp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'gts-test-'));
-  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info', ...env });
-  if (!config.DATABASE_URL) await seedPglite(pgliteDirIn(dataDir));
+  const ownDir = env['DATA_DIR'] === undefined;
+  const dataDir = env['DATA_DIR'] ?? mkdtempSync(join(tmpdir(), 'gts-test-'));
+  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env, DATA_DIR: dataDir });
+  if (!config.DATABASE_URL && !existsSync(pgliteDirIn(dataDir))) await seedPglite(pgliteDirIn(dataDir));
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -48,7 +49,7 @@ export async function startApp(
     logs,
     async close() {
       await app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (ownDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -102,6 +102,27 @@ export const accountsOpenApi: OpenApiFragment = {
         [401, 404, 500],
       ),
     },
+    '/console/v1/session': {
+      get: {
+        tags: ['console'],
+        summary:
+          'The account of the calling console session (our addition: lets a console confirm its credential).',
+        security: [{ consoleSession: [] }],
+        responses: {
+          ...envelopeResponse(
+            "The session's account.",
+            Type.Object(
+              {
+                accountId: Type.String({ pattern: '^acc_' }),
+                language: Type.Union([Type.String(), Type.Null()]),
+              },
+              { additionalProperties: false },
+            ),
+          ),
+          ...errorResponses([401, 500]),
+        },
+      },
+    },
     '/admin/v1/groups': {
       get: op(
         'List account groups and their price multipliers.',

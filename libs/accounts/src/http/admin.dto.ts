@@ -1,10 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { SUPPORTED_LANGUAGES } from '@gen/core';
+import { SUPPORTED_LANGUAGES, UsdAmount } from '@gen/core';
 
-export const UsdAmount = Type.String({
-  pattern: '^(0|[1-9]\\d{0,14})(\\.\\d{1,9})?$',
-  description: 'USD decimal string, at most 9 decimals.',
-});
 const Language = Type.Union(SUPPORTED_LANGUAGES.map((l) => Type.Literal(l)));
 export const GroupName = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,31}$' });
 

@@ -1,9 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-
-const Usd = Type.String({
-  pattern: '^-?(0|[1-9]\\d*)(\\.\\d{1,9})?$',
-  description: 'Exact USD decimal string.',
-});
+import { UsdAmount, UsdDecimal as Usd } from '@gen/core';
 
 export const BalanceResult = Type.Object(
   {
@@ -37,10 +33,7 @@ export const BalanceResult = Type.Object(
 
 export const AddCreditBody = Type.Object(
   {
-    amount: Type.String({
-      pattern: '^(0|[1-9]\\d{0,14})(\\.\\d{1,9})?$',
-      description: 'USD, positive, at most 9 decimals.',
-    }),
+    amount: UsdAmount,
     kind: Type.Optional(
       Type.Union([Type.Literal('wallet'), Type.Literal('promo'), Type.Literal('grant')], {
         default: 'wallet',

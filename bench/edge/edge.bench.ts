@@ -1,0 +1,214 @@
+/**
+ * bench/edge: an authenticated request through the whole edge pipeline (key lookup, rate limit, envelope)
+ * against a bare Fastify server answering the same bytes, measured in the same run.
+ *
+ * Each server runs in its own process (one core), the load generator (autocannon) in this one.
+ *   npm run bench:edge [-- --seconds 5 --rounds 3 --connections 32]
+ */
+import 'reflect-metadata';
+import { Controller, Get, Module } from '@nestjs/common';
+import { BootstrapDemoUseCase } from '@gen/accounts';
+import { createLogger, loadConfig } from '@gen/core';
+import { createHttpApp, baseUrlOf } from '@gen/platform';
+import { seedPglite } from '@gen/testing';
+import { pgliteDirIn } from '@gen/persistence';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EmbeddedModule } from '../../apps/embedded/src/embedded.module';
+
+/** The smallest authenticated route: everything but the handler is the edge. */
+@Controller('api/v1/bench')
+class ProbeController {
+  @Get('ping')
+  ping(): { pong: true } {
+    return { pong: true };
+  }
+}
+@Module({ controllers: [ProbeController] })
+class ProbeModule {}
+
+interface Ready {
+  readonly url: string;
+  readonly apiKey?: string;
+}
+
+async function serveEdge(): Promise<Ready> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gts-bench-'));
+  await seedPglite(pgliteDirIn(dataDir));
+  const config = loadConfig({
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_BURST: '100000000',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+  });
+  const logger = createLogger('silent');
+  const root = EmbeddedModule.forRoot(config, logger);
+  const app = await createHttpApp(
+    { ...root, imports: [...(root.imports ?? []), ProbeModule] },
+    config,
+    logger,
+  );
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = baseUrlOf(app, config);
+  const { file } = await app.get(BootstrapDemoUseCase).execute(url);
+  process.on(
+    'SIGTERM',
+    () =>
+      void app
+        .close()
+        .then(() => rmSync(dataDir, { recursive: true, force: true }))
+        .finally(() => process.exit(0)),
+  );
+  return { url, apiKey: file!.apiKey };
+}
+
+async function serveBare(body: string): Promise<Ready> {
+  const app = Fastify({ logger: false });
+  app.get('/api/v1/bench/ping', (_request, reply) => {
+    void reply.header('content-type', 'application/json; charset=utf-8').send(body);
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  process.on('SIGTERM', () => void app.close().finally(() => process.exit(0)));
+  return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+}
+
+function startServer(kind: string, arg = ''): Promise<{ child: ChildProcess; ready: Ready }> {
+  const child = fork(__filename, ['--serve', kind, arg], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', (ready: Ready) => resolve({ child, ready }));
+    child.once('exit', (code) => reject(new Error(`${kind} server exited ${String(code)}`)));
+  });
+}
+
+/** The server process's CPU time so far (user + system), in microseconds. */
+function cpuOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.once('message', (usage: NodeJS.CpuUsage) => resolve(usage.user + usage.system));
+    child.send('cpu');
+  });
+}
+
+async function load(
+  server: ChildProcess,
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  connections: number,
+): Promise<Figures> {
+  const before = await cpuOf(server);
+  const result = await autocannon({ url, headers, duration: seconds, connections });
+  const cpu = (await cpuOf(server)) - before;
+  return {
+    rps: result.requests.average,
+    cpuPerRequest: cpu / Math.max(1, result.requests.total),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors,
+  };
+}
+
+interface Figures {
+  readonly rps: number;
+  /** Server CPU microseconds per request: steadier than req/s on a shared machine. */
+  readonly cpuPerRequest: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly non2xx: number;
+}
+
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const flag = (name: string, fallback: number): number => {
+    const i = args.indexOf(`--${name}`);
+    return i >= 0 ? Number(args[i + 1]) : fallback;
+  };
+  const seconds = flag('seconds', 5);
+  const rounds = flag('rounds', 3);
+  const connections = flag('connections', 32);
+
+  const edge = await startServer('edge');
+  const auth = { authorization: `Bearer ${edge.ready.apiKey!}` };
+  const body = await (await fetch(`${edge.ready.url}/api/v1/bench/ping`, { headers: auth })).text();
+  const bare = await startServer('bare', body);
+  const targets = [
+    {
+      name: 'bare  Fastify, same bytes',
+      server: bare.child,
+      url: `${bare.ready.url}/api/v1/bench/ping`,
+      headers: {},
+    },
+    {
+      name: 'edge  GET /api/v1/bench/ping (pipeline only)',
+      server: edge.child,
+      url: `${edge.ready.url}/api/v1/bench/ping`,
+      headers: auth,
+    },
+    {
+      name: 'edge  GET /api/v1/chat/credit (reads balance)',
+      server: edge.child,
+      url: `${edge.ready.url}/api/v1/chat/credit`,
+      headers: auth,
+    },
+  ];
+  for (const t of targets) await load(t.server, t.url, t.headers, 2, connections); // warm-up: JIT, key cache, pools
+  // Rounds alternate the targets so that the machine's drift hits each of them alike; medians are reported.
+  const runs: Figures[][] = targets.map(() => []);
+  for (let round = 0; round < rounds; round += 1) {
+    for (const [i, t] of targets.entries())
+      runs[i]!.push(await load(t.server, t.url, t.headers, seconds, connections));
+  }
+  edge.child.kill('SIGTERM');
+  bare.child.kill('SIGTERM');
+
+  console.log(
+    `bench/edge: ${rounds} rounds x ${seconds}s per target, ${connections} connections, node ${process.version}, medians`,
+  );
+  console.log(
+    'target                                           req/s    p50 ms  p99 ms  non-2xx  CPU µs/req',
+  );
+  const summary = targets.map((t, i) => {
+    const r = runs[i]!;
+    const figures = {
+      rps: median(r.map((x) => x.rps)),
+      p50: median(r.map((x) => x.p50)),
+      p99: median(r.map((x) => x.p99)),
+      cpu: median(r.map((x) => x.cpuPerRequest)),
+    };
+    const non2xx = r.reduce((sum, x) => sum + x.non2xx, 0);
+    console.log(
+      `${t.name.padEnd(46)} ${figures.rps.toFixed(0).padStart(8)} ${figures.p50.toFixed(1).padStart(8)} ${figures.p99.toFixed(1).padStart(7)} ${String(non2xx).padStart(8)} ${figures.cpu.toFixed(1).padStart(11)}`,
+    );
+    return { ...figures, non2xx };
+  });
+  const ratios = runs[1]!.map((r, i) => r.rps / runs[0]![i]!.rps);
+  console.log(
+    `edge pipeline / bare Fastify throughput: ${(median(ratios) * 100).toFixed(1)}% (median of per-round ratios ${ratios.map((x) => `${(x * 100).toFixed(0)}%`).join(', ')}; target: at least 50%)`,
+  );
+  console.log(
+    `server CPU per request, bare / edge: ${((summary[0]!.cpu / summary[1]!.cpu) * 100).toFixed(1)}% (the throughput ratio when the server is the bottleneck)`,
+  );
+  if (summary.some((r) => r.non2xx > 0)) process.exitCode = 1;
+}
+
+const serveAt = process.argv.indexOf('--serve');
+if (serveAt >= 0) {
+  const kind = process.argv[serveAt + 1];
+  process.on('message', () => process.send!(process.cpuUsage()));
+  void (kind === 'edge' ? serveEdge() : serveBare(process.argv[serveAt + 2] ?? '')).then((ready) =>
+    process.send!(ready),
+  );
+} else {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
