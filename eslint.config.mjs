@@ -4,6 +4,60 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
+/**
+ * Module boundaries by Nx tags. Tests (`*.spec.ts`) may also use the `type:testing` library; production
+ * code may not.
+ */
+function boundaries({ tests }) {
+  const testing = tests ? ['type:testing'] : [];
+  return {
+    enforceBuildableLibDependency: false,
+    allow: [],
+    depConstraints: [
+      { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
+      { sourceTag: 'type:core', onlyDependOnLibsWithTags: ['type:contracts'] },
+      {
+        sourceTag: 'type:infra',
+        onlyDependOnLibsWithTags: ['type:infra', 'type:core', 'type:contracts', ...testing],
+      },
+      {
+        sourceTag: 'type:domain',
+        onlyDependOnLibsWithTags: ['type:infra', 'type:core', 'type:contracts', ...testing],
+      },
+      {
+        sourceTag: 'type:testing',
+        onlyDependOnLibsWithTags: ['type:infra', 'type:core', 'type:contracts'],
+      },
+      {
+        sourceTag: 'type:app',
+        onlyDependOnLibsWithTags: ['type:domain', 'type:infra', 'type:core', 'type:contracts', ...testing],
+      },
+      { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+      { sourceTag: 'scope:accounts', onlyDependOnLibsWithTags: ['scope:accounts', 'scope:shared'] },
+      { sourceTag: 'scope:billing', onlyDependOnLibsWithTags: ['scope:billing', 'scope:shared'] },
+      // Until the service transport lands, the gateway and billing apps host the domain modules whose
+      // ports they need in-process (see docs/architecture.md); domain libraries still never meet.
+      {
+        sourceTag: 'scope:gateway',
+        onlyDependOnLibsWithTags: ['scope:shared', 'scope:accounts', 'scope:billing'],
+      },
+      {
+        sourceTag: 'scope:app-billing',
+        onlyDependOnLibsWithTags: ['scope:shared', 'scope:billing', 'scope:accounts'],
+      },
+      { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared'] },
+      {
+        sourceTag: 'scope:embedded',
+        onlyDependOnLibsWithTags: ['scope:shared', 'scope:accounts', 'scope:billing'],
+      },
+      ...['compat-protocols', 'catalog', 'tasks', 'media', 'runner', 'webhooks'].map((s) => ({
+        sourceTag: `scope:${s}`,
+        onlyDependOnLibsWithTags: ['scope:shared', `scope:${s}`],
+      })),
+    ],
+  };
+}
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/generated/**', '**/*.js', '**/*.mjs', '.nx/**'] },
   ...tseslint.configs.recommended,
@@ -34,66 +88,15 @@ export default tseslint.config(
           ],
         },
       ],
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: [],
-          depConstraints: [
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'type:core', onlyDependOnLibsWithTags: ['type:contracts'] },
-            {
-              sourceTag: 'type:infra',
-              onlyDependOnLibsWithTags: ['type:infra', 'type:core', 'type:contracts'],
-            },
-            {
-              sourceTag: 'type:domain',
-              onlyDependOnLibsWithTags: ['type:infra', 'type:core', 'type:contracts'],
-            },
-            {
-              sourceTag: 'type:testing',
-              onlyDependOnLibsWithTags: ['type:infra', 'type:core', 'type:contracts'],
-            },
-            {
-              sourceTag: 'type:app',
-              onlyDependOnLibsWithTags: [
-                'type:domain',
-                'type:infra',
-                'type:core',
-                'type:contracts',
-                'type:testing',
-              ],
-            },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
-            { sourceTag: 'scope:accounts', onlyDependOnLibsWithTags: ['scope:accounts', 'scope:shared'] },
-            { sourceTag: 'scope:billing', onlyDependOnLibsWithTags: ['scope:billing', 'scope:shared'] },
-            // Until the service transport lands, the gateway and billing apps host the domain modules whose
-            // ports they need in-process (see docs/architecture.md); domain libraries still never meet.
-            {
-              sourceTag: 'scope:gateway',
-              onlyDependOnLibsWithTags: ['scope:shared', 'scope:accounts', 'scope:billing'],
-            },
-            {
-              sourceTag: 'scope:app-billing',
-              onlyDependOnLibsWithTags: ['scope:shared', 'scope:billing', 'scope:accounts'],
-            },
-            { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared'] },
-            {
-              sourceTag: 'scope:embedded',
-              onlyDependOnLibsWithTags: ['scope:shared', 'scope:accounts', 'scope:billing'],
-            },
-            ...['compat-protocols', 'catalog', 'tasks', 'media', 'runner', 'webhooks'].map((s) => ({
-              sourceTag: `scope:${s}`,
-              onlyDependOnLibsWithTags: ['scope:shared', `scope:${s}`],
-            })),
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': ['error', boundaries({ tests: false })],
     },
   },
   {
     files: ['**/*.spec.ts', '**/testing/**/*.ts'],
-    rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@nx/enforce-module-boundaries': ['error', boundaries({ tests: true })],
+    },
   },
   prettier,
 );

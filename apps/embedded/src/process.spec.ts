@@ -1,3 +1,4 @@
+import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -15,8 +16,8 @@ interface Started {
 }
 
 /** Starts `npm start`'s program as its own process and waits for the line with the base URL. */
-function start(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, [main], {
+function start(env: Record<string, string>, entry = main): Promise<Started> {
+  const child = spawn(process.execPath, [entry], {
     env: { PATH: process.env['PATH'] ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -127,5 +128,49 @@ describe('the embedded process: first start, drain on SIGTERM, configuration err
     expect(code).toBe(2);
     expect(stderr).toMatch(new RegExp(`^Invalid configuration: ${name} `));
     expect(stderr).not.toContain('hunter2');
+  });
+});
+
+describe('every service app starts alone', () => {
+  const services = [
+    'gateway',
+    'compat-protocols',
+    'catalog',
+    'tasks',
+    'billing',
+    'media',
+    'runner',
+    'webhooks',
+  ];
+  let scratch: ScratchDatabase;
+  let dataDir: string;
+  beforeAll(async () => {
+    execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--quiet'], { cwd: root });
+    scratch = await createScratchPostgres();
+    dataDir = mkdtempSync(join(tmpdir(), 'gts-apps-'));
+  });
+  afterAll(async () => {
+    await scratch.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it.each(services)('%s serves health and readiness, then drains on SIGTERM', async (service) => {
+    const entry = join(root, 'dist', 'apps', service, 'src', 'main.js');
+    const app = await start(
+      { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', MODE: 'distributed', DATABASE_URL: scratch.url },
+      entry,
+    );
+    try {
+      expect(app.output()).toContain(`${service} (distributed mode) listening on`);
+      expect((await fetch(`${app.baseUrl}/healthz`)).status).toBe(200);
+      expect((await fetch(`${app.baseUrl}/readyz`)).status).toBe(200);
+      const openApi = (await (await fetch(`${app.baseUrl}/openapi.json`)).json()) as {
+        info: { version: string };
+      };
+      expect(openApi.info.version).toBe('1.0.0');
+    } finally {
+      app.child.kill('SIGTERM');
+    }
+    expect(await app.exited).toBe(0);
   });
 });
