@@ -2,3 +2,4 @@ export * from './databases';
 export * from './running-app';
 export * from './pglite-template';
 export * from './openapi-check';
+export * from './prisma-schema-engine';
