@@ -1,5 +1,5 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { DATABASE, migrate, type Database } from '@gen/persistence';
+import { Injectable } from '@nestjs/common';
+import { servicePrisma } from '@gen/persistence';
 import { join } from 'node:path';
 import { PrismaClient } from '../generated/prisma/client';
 
@@ -8,16 +8,7 @@ export const ACCOUNTS_MIGRATIONS = join(__dirname, '..', '..', 'prisma', 'migrat
 
 /** The accounts service's Prisma client; its migrations run when the module starts. */
 @Injectable()
-export class AccountsPrisma extends PrismaClient implements OnModuleInit, OnModuleDestroy {
-  constructor(@Inject(DATABASE) private readonly database: Database) {
-    super({ adapter: database.prismaAdapter() });
-  }
-
-  async onModuleInit(): Promise<void> {
-    await migrate(this.database, { schema: ACCOUNTS_SCHEMA, directory: ACCOUNTS_MIGRATIONS });
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.$disconnect();
-  }
-}
+export class AccountsPrisma extends servicePrisma(PrismaClient, {
+  schema: ACCOUNTS_SCHEMA,
+  directory: ACCOUNTS_MIGRATIONS,
+}) {}

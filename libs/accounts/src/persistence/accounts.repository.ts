@@ -39,11 +39,16 @@ export class AccountsRepository {
 
   async updateAccount(
     accountId: string,
-    change: { language?: string | null; groupName?: string; signingSecret?: string },
+    change: {
+      language?: string | null;
+      groupName?: string;
+      signingSecret?: string;
+      signingSecretRotatedAt?: Date;
+    },
   ): Promise<boolean> {
     const result = await this.prisma.account.updateMany({
       where: { id: accountId },
-      data: { ...change, ...(change.signingSecret ? { signingSecretRotatedAt: new Date() } : {}) },
+      data: change,
     });
     return result.count === 1;
   }
