@@ -160,8 +160,10 @@ export function installEdge(fastify: FastifyInstance, deps: EdgeDependencies): v
     },
   );
 
-  fastify.addHook('onResponse', (request, reply, done) => {
-    if (deps.logger.isLevelEnabled('info')) {
+  // The access line: one per request, through the root logger with `request_id`. No hook at all when the
+  // configured level drops it (the level is fixed at start).
+  if (deps.logger.isLevelEnabled('info')) {
+    fastify.addHook('onResponse', (request, reply, done) => {
       const ms = Math.round(reply.elapsedTime * 10) / 10;
       deps.logger.info(
         {
@@ -173,7 +175,7 @@ export function installEdge(fastify: FastifyInstance, deps: EdgeDependencies): v
         },
         'request completed',
       );
-    }
-    done();
-  });
+      done();
+    });
+  }
 }
