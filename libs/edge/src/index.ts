@@ -10,3 +10,4 @@ export * from './envelope-exception.filter';
 export * from './schema.pipe';
 export * from './health.controller';
 export * from './openapi';
+export * from './redis-rate-limit.store';

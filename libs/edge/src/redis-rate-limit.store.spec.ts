@@ -1,0 +1,94 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import { RedisRateLimitStore } from './redis-rate-limit.store';
+
+const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const root = join(__dirname, '..', '..', '..');
+
+describe('RedisRateLimitStore against the real Redis', () => {
+  let redis: Redis;
+  let prefix: string;
+  beforeAll(() => {
+    redis = new Redis(REDIS_URL);
+    prefix = `test:${randomBytes(6).toString('hex')}:`;
+  });
+  afterAll(async () => {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+  });
+
+  it('gives the burst, then refuses with Retry-After, counting down remaining tokens', async () => {
+    const store = new RedisRateLimitStore(redis, prefix);
+    const policy = { burst: 5, refillPerMinute: 1 };
+    const decisions = [];
+    for (let i = 0; i < 6; i += 1) decisions.push(await store.take('one', policy));
+    expect(decisions.map((d) => [d.allowed, d.remaining])).toEqual([
+      [true, 4],
+      [true, 3],
+      [true, 2],
+      [true, 1],
+      [true, 0],
+      [false, 0],
+    ]);
+    expect(decisions[5]!.retryAfterSeconds).toBeGreaterThanOrEqual(59);
+    expect(decisions[5]!.retryAfterSeconds).toBeLessThanOrEqual(60);
+    expect(decisions.every((d) => d.limit === 5)).toBe(true);
+    expect(await redis.pttl(`${prefix}one`)).toBeGreaterThan(0);
+  });
+
+  it('refills exactly at the configured rate', async () => {
+    const store = new RedisRateLimitStore(redis, prefix);
+    const policy = { burst: 1, refillPerMinute: 600 }; // one token every 100 ms
+    expect((await store.take('refill', policy)).allowed).toBe(true);
+    expect((await store.take('refill', policy)).allowed).toBe(false);
+    await new Promise((r) => setTimeout(r, 120));
+    expect((await store.take('refill', policy)).allowed).toBe(true);
+  });
+
+  it('is exact under concurrent calls from two processes: 50 tokens, 200 attempts, 50 admitted', async () => {
+    execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--quiet'], { cwd: root });
+    // Both workers connect first, then start at the same instant and take one token at a time.
+    const startAt = Date.now() + 1500;
+    const worker = `
+      const Redis = require('ioredis');
+      const { RedisRateLimitStore } = require(${JSON.stringify(join(root, 'dist', 'libs', 'edge', 'src', 'redis-rate-limit.store.js'))});
+      const redis = new Redis(${JSON.stringify(REDIS_URL)});
+      const store = new RedisRateLimitStore(redis, ${JSON.stringify(prefix)});
+      redis.ping().then(() => new Promise((r) => setTimeout(r, ${startAt} - Date.now()))).then(async () => {
+        let allowed = 0;
+        for (let i = 0; i < 100; i += 1) if ((await store.take('shared', { burst: 50, refillPerMinute: 1 })).allowed) allowed += 1;
+        process.stdout.write(String(allowed));
+        redis.disconnect();
+      });
+    `;
+    const run = () =>
+      new Promise<number>((resolve, reject) =>
+        execFile(process.execPath, ['-e', worker], { cwd: root }, (error, stdout) =>
+          error ? reject(error) : resolve(Number(stdout)),
+        ),
+      );
+    const [a, b] = await Promise.all([run(), run()]);
+    expect(a + b).toBe(50);
+    expect(a).toBeGreaterThan(0);
+    expect(b).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('refuses with 50301 when Redis cannot be reached (fails closed)', async () => {
+    const down = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+    });
+    down.on('error', () => undefined);
+    const store = new RedisRateLimitStore(down, prefix);
+    await expect(store.take('x', { burst: 1, refillPerMinute: 1 })).rejects.toMatchObject({
+      code: 50301,
+      messageId: 'server.unavailable',
+    });
+    down.disconnect();
+  });
+});

@@ -1,0 +1,73 @@
+import { BusinessCode } from '@gen/contracts';
+import { DomainError } from '@gen/core';
+import type { Redis } from 'ioredis';
+import type { RateDecision, RateLimitStore, TokenBucketPolicy } from './rate-limit';
+
+/**
+ * One atomic token-bucket step in Redis. Integers only: a token is 60000 units and a bucket refilling R tokens
+ * a minute gains R units a millisecond, so the refill is exact. Time is the Redis server's, so processes with
+ * skewed clocks share one bucket fairly. Returns {allowed, remaining tokens, retry-after seconds}.
+ */
+const TAKE = `
+local burst = tonumber(ARGV[1])
+local per_minute = tonumber(ARGV[2])
+local unit = 60000
+local capacity = burst * unit
+local now_parts = redis.call('TIME')
+local now = tonumber(now_parts[1]) * 1000 + math.floor(tonumber(now_parts[2]) / 1000)
+local state = redis.call('HMGET', KEYS[1], 'units', 'at')
+local units = tonumber(state[1])
+local at = tonumber(state[2])
+if units == nil then
+  units = capacity
+  at = now
+end
+if now > at then
+  units = math.min(capacity, units + (now - at) * per_minute)
+  at = now
+end
+local allowed = 0
+if units >= unit then
+  units = units - unit
+  allowed = 1
+end
+redis.call('HSET', KEYS[1], 'units', units, 'at', at)
+redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - units) / per_minute) + 1000)
+local retry = 0
+if allowed == 0 then
+  retry = math.max(1, math.ceil((unit - units) / per_minute / 1000))
+end
+return { allowed, math.floor(units / unit), retry }
+`;
+
+/** The rate-limit store of the distributed mode: buckets shared by every process through Redis. */
+export class RedisRateLimitStore implements RateLimitStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'ratelimit:',
+  ) {
+    this.redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE });
+  }
+
+  async take(key: string, policy: TokenBucketPolicy): Promise<RateDecision> {
+    let reply: [number, number, number];
+    try {
+      const command = (
+        this.redis as unknown as {
+          takeToken(k: string, b: number, r: number): Promise<[number, number, number]>;
+        }
+      ).takeToken;
+      reply = await command.call(this.redis, `${this.prefix}${key}`, policy.burst, policy.refillPerMinute);
+    } catch {
+      // Without its store the limiter cannot tell: it refuses rather than letting everything through.
+      throw new DomainError(
+        BusinessCode.TemporarilyUnavailable,
+        'server.unavailable',
+        {},
+        { 'retry-after': '1' },
+      );
+    }
+    const [allowed, remaining, retryAfterSeconds] = reply;
+    return { allowed: allowed === 1, limit: policy.burst, remaining, retryAfterSeconds };
+  }
+}
