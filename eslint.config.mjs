@@ -50,6 +50,7 @@ function boundaries({ tests }) {
         sourceTag: 'scope:embedded',
         onlyDependOnLibsWithTags: ['scope:shared', 'scope:accounts', 'scope:billing'],
       },
+      { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared'] },
       ...['compat-protocols', 'catalog', 'tasks', 'media', 'runner', 'webhooks'].map((s) => ({
         sourceTag: `scope:${s}`,
         onlyDependOnLibsWithTags: ['scope:shared', `scope:${s}`],
@@ -92,7 +93,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.spec.ts', '**/testing/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/testing/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@nx/enforce-module-boundaries': ['error', boundaries({ tests: true })],

@@ -1,6 +1,7 @@
 /** Public id prefixes. Clients see them; never change one. */
 export const IdPrefix = {
   request: 'req',
+  event: 'evt',
   task: 'job',
   account: 'acc',
   apiKey: 'key',

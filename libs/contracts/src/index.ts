@@ -2,3 +2,4 @@ export * from './error-codes';
 export * from './id-prefixes';
 export * from './auth.ports';
 export * from './funds.ports';
+export * from './events';

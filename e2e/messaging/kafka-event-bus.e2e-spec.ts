@@ -1,0 +1,87 @@
+import type { EventEnvelope } from '@gen/contracts';
+import { KafkaEventBus } from '@gen/messaging';
+import { randomBytes } from 'node:crypto';
+
+const brokers = process.env['KAFKA_BROKERS']!.split(',');
+const event = (key: string, n: number): EventEnvelope<{ n: number }> => ({
+  id: `evt_${key}_${n}`,
+  type: 'test.happened',
+  version: 1,
+  key,
+  occurredAt: new Date().toISOString(),
+  correlationId: 'req_e2e',
+  causationId: 'req_e2e',
+  payload: { n },
+});
+const payload = (e: EventEnvelope) => (e.payload as { n: number }).n;
+
+async function until(check: () => boolean, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for deliveries');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('KafkaEventBus against the real broker', () => {
+  const buses: KafkaEventBus[] = [];
+  const bus = () => {
+    const b = new KafkaEventBus({ brokers, clientId: 'e2e' });
+    buses.push(b);
+    return b;
+  };
+  afterAll(() => Promise.all(buses.map((b) => b.close())));
+
+  it('keeps order per key across partitions: 1,000 events on 20 keys', async () => {
+    const topic = `e2e-order-${randomBytes(4).toString('hex')}`;
+    const seen = new Map<string, number[]>();
+    await bus().subscribe(topic, `g-${topic}`, async (e) => {
+      seen.set(e.key, [...(seen.get(e.key) ?? []), payload(e)]);
+    });
+    const producer = bus();
+    for (let batch = 0; batch < 10; batch += 1) {
+      const events = [];
+      for (let i = 0; i < 100; i += 1) events.push(event(`key-${i % 20}`, batch * 5 + Math.floor(i / 20)));
+      await producer.publish(topic, events);
+    }
+    await until(() => [...seen.values()].reduce((sum, list) => sum + list.length, 0) >= 1000);
+    expect(seen.size).toBe(20);
+    for (const list of seen.values()) expect(list).toEqual(Array.from({ length: 50 }, (_, i) => i));
+  });
+
+  it('loses nothing when a consumer stops and another member of its group takes over', async () => {
+    const topic = `e2e-restart-${randomBytes(4).toString('hex')}`;
+    const group = `g-${topic}`;
+    const seen = new Set<number>();
+    const first = await bus().subscribe(topic, group, async (e) => void seen.add(payload(e)));
+    const producer = bus();
+    await producer.publish(
+      topic,
+      Array.from({ length: 100 }, (_, i) => event(`k${i % 7}`, i)),
+    );
+    await until(() => seen.size >= 100);
+    await first.stop();
+    await producer.publish(
+      topic,
+      Array.from({ length: 100 }, (_, i) => event(`k${i % 7}`, 100 + i)),
+    );
+    await bus().subscribe(topic, group, async (e) => void seen.add(payload(e)));
+    await until(() => seen.size >= 200);
+    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+  });
+
+  it('redelivers an event whose handler failed', async () => {
+    const topic = `e2e-retry-${randomBytes(4).toString('hex')}`;
+    let attempts = 0;
+    const handled: number[] = [];
+    await bus().subscribe(topic, `g-${topic}`, async (e) => {
+      attempts += 1;
+      if (attempts === 1) throw new Error('transient failure');
+      handled.push(payload(e));
+    });
+    await bus().publish(topic, [event('k', 1)]);
+    await until(() => handled.length === 1);
+    expect(handled).toEqual([1]);
+    expect(attempts).toBe(2);
+  });
+});

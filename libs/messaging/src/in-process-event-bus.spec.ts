@@ -1,0 +1,65 @@
+import type { EventEnvelope } from '@gen/contracts';
+import { InProcessEventBus } from './in-process-event-bus';
+
+const event = (key: string, n: number): EventEnvelope<{ n: number }> => ({
+  id: `evt_${key}_${n}`,
+  type: 'test.happened',
+  version: 1,
+  key,
+  occurredAt: new Date(0).toISOString(),
+  correlationId: 'req_1',
+  causationId: 'req_1',
+  payload: { n },
+});
+
+const settle = () => new Promise((r) => setTimeout(r, 20));
+
+describe('InProcessEventBus', () => {
+  it('delivers every event to every group, in order per key even when handlers are slow', async () => {
+    const bus = new InProcessEventBus(5);
+    const seen: Record<string, string[]> = { a: [], b: [] };
+    for (const group of ['a', 'b']) {
+      await bus.subscribe('t', group, async (e) => {
+        await new Promise((r) => setTimeout(r, (e.payload as { n: number }).n % 3));
+        seen[group]!.push(`${e.key}:${(e.payload as { n: number }).n}`);
+      });
+    }
+    await bus.publish('t', [event('k1', 1), event('k2', 1), event('k1', 2), event('k1', 3), event('k2', 2)]);
+    await bus.close();
+    for (const group of ['a', 'b']) {
+      expect(seen[group]!.filter((s) => s.startsWith('k1'))).toEqual(['k1:1', 'k1:2', 'k1:3']);
+      expect(seen[group]!.filter((s) => s.startsWith('k2'))).toEqual(['k2:1', 'k2:2']);
+    }
+  });
+
+  it('redelivers after a failed handler and keeps the key blocked until it succeeds', async () => {
+    const bus = new InProcessEventBus(5);
+    const seen: number[] = [];
+    let failures = 2;
+    await bus.subscribe('t', 'g', async (e) => {
+      const n = (e.payload as { n: number }).n;
+      if (n === 1 && failures-- > 0) throw new Error('transient');
+      seen.push(n);
+    });
+    await bus.publish('t', [event('k', 1), event('k', 2)]);
+    await bus.close();
+    expect(seen).toEqual([1, 2]);
+    expect(failures).toBe(-1);
+  });
+
+  it('shares the work of one group between its members and ignores topics nobody reads', async () => {
+    const bus = new InProcessEventBus();
+    const first: string[] = [];
+    const second: string[] = [];
+    await bus.subscribe('t', 'g', async (e) => void first.push(e.id));
+    await bus.subscribe('t', 'g', async (e) => void second.push(e.id));
+    await bus.publish('t', [event('a', 1), event('b', 1), event('c', 1), event('d', 1)]);
+    await bus.publish('nobody', [event('a', 9)]);
+    await settle();
+    expect(first.length + second.length).toBe(4);
+    expect(first.length).toBeGreaterThan(0);
+    expect(second.length).toBeGreaterThan(0);
+    await bus.close();
+    await expect(bus.publish('t', [event('a', 2)])).rejects.toThrow('event bus closed');
+  });
+});

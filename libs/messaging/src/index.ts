@@ -1,0 +1,3 @@
+export * from './event-bus';
+export * from './in-process-event-bus';
+export * from './kafka-event-bus';

@@ -1,0 +1,100 @@
+import type { EventEnvelope } from '@gen/contracts';
+import { Kafka, Partitioners, logLevel, type Consumer, type Producer } from 'kafkajs';
+import type { EventBus, EventHandler, Subscription } from './event-bus';
+
+export interface KafkaEventBusOptions {
+  readonly brokers: readonly string[];
+  readonly clientId: string;
+  /** Partitions of topics this bus creates (parallelism of one consumer group). */
+  readonly partitions?: number;
+}
+
+/**
+ * The distributed adapter. Messages are keyed by the envelope's `key`, so one key lands on one partition and
+ * stays in order; the producer is idempotent with one request in flight, so retries neither duplicate nor
+ * reorder. A consumer handles one message at a time per partition and commits its offset only after the
+ * handler resolved: a crash redelivers, never skips.
+ */
+export class KafkaEventBus implements EventBus {
+  private readonly kafka: Kafka;
+  private readonly producer: Producer;
+  private readonly consumers = new Set<Consumer>();
+  private connected: Promise<void> | undefined;
+  private readonly topics = new Map<string, Promise<void>>();
+
+  constructor(private readonly options: KafkaEventBusOptions) {
+    this.kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: [...options.brokers],
+      logLevel: logLevel.ERROR,
+    });
+    this.producer = this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
+  }
+
+  /** Creates the topic once if it does not exist, and waits for its partition leaders. */
+  private ensureTopic(topic: string): Promise<void> {
+    let ready = this.topics.get(topic);
+    if (!ready) {
+      const admin = this.kafka.admin();
+      ready = admin
+        .connect()
+        .then(() =>
+          admin.createTopics({
+            topics: [{ topic, numPartitions: this.options.partitions ?? 3 }],
+            waitForLeaders: true,
+          }),
+        )
+        .then(() => admin.disconnect());
+      ready.catch(() => this.topics.delete(topic));
+      this.topics.set(topic, ready);
+    }
+    return ready;
+  }
+
+  async publish(topic: string, events: readonly EventEnvelope[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.ensureTopic(topic);
+    this.connected ??= this.producer.connect();
+    await this.connected;
+    await this.producer.send({
+      topic,
+      acks: -1,
+      messages: events.map((event) => ({
+        key: event.key,
+        value: JSON.stringify(event),
+        headers: { 'event-id': event.id, 'event-type': event.type, 'event-version': String(event.version) },
+      })),
+    });
+  }
+
+  async subscribe(topic: string, group: string, handler: EventHandler): Promise<Subscription> {
+    await this.ensureTopic(topic);
+    const consumer = this.kafka.consumer({ groupId: group, retry: { retries: 10 } });
+    this.consumers.add(consumer);
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({
+      autoCommit: true,
+      eachMessage: async ({ message }) => {
+        if (!message.value) return;
+        await handler(JSON.parse(message.value.toString('utf8')) as EventEnvelope);
+      },
+    });
+    return {
+      stop: async () => {
+        this.consumers.delete(consumer);
+        await consumer.disconnect();
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.consumers].map((c) => c.disconnect()));
+    this.consumers.clear();
+    if (this.connected) await this.producer.disconnect();
+  }
+}
