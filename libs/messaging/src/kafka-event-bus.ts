@@ -40,15 +40,20 @@ export class KafkaEventBus implements EventBus {
     let ready = this.topics.get(topic);
     if (!ready) {
       const admin = this.kafka.admin();
-      ready = admin
-        .connect()
-        .then(() =>
-          admin.createTopics({
-            topics: [{ topic, numPartitions: this.options.partitions ?? 3 }],
-            waitForLeaders: true,
-          }),
-        )
-        .then(() => admin.disconnect());
+      ready = (async () => {
+        await admin.connect();
+        try {
+          // Creating a topic that exists is answered with an error the client logs: look first.
+          if (!(await admin.listTopics()).includes(topic)) {
+            await admin.createTopics({
+              topics: [{ topic, numPartitions: this.options.partitions ?? 3 }],
+              waitForLeaders: true,
+            });
+          }
+        } finally {
+          await admin.disconnect();
+        }
+      })();
       ready.catch(() => this.topics.delete(topic));
       this.topics.set(topic, ready);
     }

@@ -1,0 +1,105 @@
+import { S3ObjectStorage } from '@gen/storage';
+import { randomBytes } from 'node:crypto';
+
+const settings = {
+  endpoint: process.env['S3_ENDPOINT']!,
+  region: process.env['S3_REGION'] ?? 'us-east-1',
+  accessKeyId: process.env['S3_ACCESS_KEY_ID']!,
+  secretAccessKey: process.env['S3_SECRET_ACCESS_KEY']!,
+  forcePathStyle: process.env['S3_FORCE_PATH_STYLE'] !== 'false',
+};
+
+describe('S3ObjectStorage against the real S3-compatible server', () => {
+  const bucket = `e2e-${randomBytes(4).toString('hex')}`;
+  const storage = new S3ObjectStorage({ ...settings, bucket });
+  const png = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    randomBytes(1024),
+  ]);
+
+  beforeAll(() => storage.ensureBucket());
+  afterAll(() => storage.close());
+
+  const upload = (url: string, body: Buffer, contentType: string) =>
+    fetch(url, { method: 'PUT', body, headers: { 'content-type': contentType } });
+
+  it('takes a presigned upload of the declared size and type, then serves it by presigned GET', async () => {
+    const ticket = await storage.presignPut({
+      key: 'tmp/ok.png',
+      contentType: 'image/png',
+      contentLength: png.length,
+      expiresInSeconds: 300,
+    });
+    expect(ticket.headers).toEqual({ 'content-type': 'image/png', 'content-length': String(png.length) });
+    expect((await upload(ticket.url, png, 'image/png')).status).toBe(200);
+    expect(await storage.head('tmp/ok.png')).toEqual({
+      key: 'tmp/ok.png',
+      bytes: png.length,
+      contentType: 'image/png',
+    });
+
+    const download = await storage.presignGet({ key: 'tmp/ok.png', expiresInSeconds: 300 });
+    const response = await fetch(download.url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await response.arrayBuffer()).equals(png)).toBe(true);
+  });
+
+  it('refuses an upload of another byte count or another content type, and stores nothing', async () => {
+    const ticket = await storage.presignPut({
+      key: 'tmp/size.png',
+      contentType: 'image/png',
+      contentLength: png.length,
+      expiresInSeconds: 300,
+    });
+    expect((await upload(ticket.url, png.subarray(1), 'image/png')).status).toBe(403);
+    expect((await upload(ticket.url, Buffer.concat([png, Buffer.from([0])]), 'image/png')).status).toBe(403);
+    expect((await upload(ticket.url, png, 'image/jpeg')).status).toBe(403);
+    expect(await storage.head('tmp/size.png')).toBeNull();
+  });
+
+  it('refuses a tampered signature and an expired URL', async () => {
+    const ticket = await storage.presignPut({
+      key: 'tmp/tamper.png',
+      contentType: 'image/png',
+      contentLength: png.length,
+      expiresInSeconds: 300,
+    });
+    const tampered = ticket.url.replace(
+      /X-Amz-Signature=([0-9a-f])/,
+      (_m, c: string) => `X-Amz-Signature=${c === '0' ? '1' : '0'}`,
+    );
+    expect(tampered).not.toBe(ticket.url);
+    expect((await upload(tampered, png, 'image/png')).status).toBe(403);
+
+    const past = new S3ObjectStorage({
+      ...settings,
+      bucket,
+      signingDate: () => new Date(Date.now() - 120_000),
+    });
+    const expiredPut = await past.presignPut({
+      key: 'tmp/late.png',
+      contentType: 'image/png',
+      contentLength: png.length,
+      expiresInSeconds: 60,
+    });
+    expect(expiredPut.expiresAt.getTime()).toBeLessThan(Date.now());
+    expect((await upload(expiredPut.url, png, 'image/png')).status).toBe(403);
+    await storage.put('tmp/present.png', png, 'image/png');
+    const expiredGet = await past.presignGet({ key: 'tmp/present.png', expiresInSeconds: 60 });
+    expect((await fetch(expiredGet.url)).status).toBe(403);
+    past.close();
+  });
+
+  it('copies to an immutable key and deletes', async () => {
+    await storage.put('tmp/source.png', png, 'image/png');
+    await storage.copy('tmp/source.png', 'files/fil_1/source.png');
+    await storage.delete('tmp/source.png');
+    expect(await storage.head('tmp/source.png')).toBeNull();
+    expect(await storage.head('files/fil_1/source.png')).toEqual({
+      key: 'files/fil_1/source.png',
+      bytes: png.length,
+      contentType: 'image/png',
+    });
+  });
+});

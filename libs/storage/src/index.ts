@@ -1,0 +1,2 @@
+export * from './object-storage';
+export * from './s3-object-storage';

@@ -1,0 +1,40 @@
+/** A URL the client uses directly, without API credentials, until `expiresAt`. */
+export interface SignedUrl {
+  readonly url: string;
+  readonly expiresAt: Date;
+  /** Headers the client must send exactly (upload tickets: content type and length). */
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+export interface PresignPutRequest {
+  readonly key: string;
+  readonly contentType: string;
+  /** The exact byte count the upload must have. */
+  readonly contentLength: number;
+  readonly expiresInSeconds: number;
+}
+
+export interface PresignGetRequest {
+  readonly key: string;
+  readonly expiresInSeconds: number;
+}
+
+export interface StoredObject {
+  readonly key: string;
+  readonly bytes: number;
+  readonly contentType: string | undefined;
+}
+
+/**
+ * The object storage port: a local directory with HMAC-signed URLs in embedded mode, S3 in distributed mode.
+ * Keys are chosen by the service, never by the client.
+ */
+export interface ObjectStorage {
+  presignPut(request: PresignPutRequest): Promise<SignedUrl>;
+  presignGet(request: PresignGetRequest): Promise<SignedUrl>;
+  put(key: string, body: Buffer, contentType: string): Promise<void>;
+  head(key: string): Promise<StoredObject | null>;
+  copy(fromKey: string, toKey: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+export const OBJECT_STORAGE = Symbol('ObjectStorage');

@@ -1,0 +1,126 @@
+import {
+  CopyObjectCommand,
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type {
+  ObjectStorage,
+  PresignGetRequest,
+  PresignPutRequest,
+  SignedUrl,
+  StoredObject,
+} from './object-storage';
+
+export interface S3ObjectStorageOptions {
+  readonly endpoint?: string;
+  readonly region: string;
+  readonly bucket: string;
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly forcePathStyle: boolean;
+  /** For tests: the presigner's clock. */
+  readonly signingDate?: () => Date;
+}
+
+/**
+ * Object storage on S3 (or an S3-compatible server). Presigned uploads sign the content type and the content
+ * length, so a server that verifies SigV4 refuses another type or size; the SDK's default empty-body checksum
+ * is turned off (`WHEN_REQUIRED`), since a presigned PUT cannot carry it.
+ */
+export class S3ObjectStorage implements ObjectStorage {
+  private readonly client: S3Client;
+
+  constructor(private readonly options: S3ObjectStorageOptions) {
+    this.client = new S3Client({
+      endpoint: options.endpoint,
+      region: options.region,
+      forcePathStyle: options.forcePathStyle,
+      credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  /** Creates the bucket if it does not exist. */
+  async ensureBucket(): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.options.bucket }));
+    } catch {
+      await this.client.send(new CreateBucketCommand({ Bucket: this.options.bucket }));
+    }
+  }
+
+  async presignPut(request: PresignPutRequest): Promise<SignedUrl> {
+    const signingDate = this.options.signingDate?.() ?? new Date();
+    const command = new PutObjectCommand({
+      Bucket: this.options.bucket,
+      Key: request.key,
+      ContentType: request.contentType,
+      ContentLength: request.contentLength,
+    });
+    const url = await getSignedUrl(this.client, command, {
+      expiresIn: request.expiresInSeconds,
+      signingDate,
+      signableHeaders: new Set(['content-type', 'content-length']),
+    });
+    return {
+      url,
+      expiresAt: new Date(signingDate.getTime() + request.expiresInSeconds * 1000),
+      headers: { 'content-type': request.contentType, 'content-length': String(request.contentLength) },
+    };
+  }
+
+  async presignGet(request: PresignGetRequest): Promise<SignedUrl> {
+    const signingDate = this.options.signingDate?.() ?? new Date();
+    const url = await getSignedUrl(
+      this.client,
+      new GetObjectCommand({ Bucket: this.options.bucket, Key: request.key }),
+      {
+        expiresIn: request.expiresInSeconds,
+        signingDate,
+      },
+    );
+    return { url, expiresAt: new Date(signingDate.getTime() + request.expiresInSeconds * 1000), headers: {} };
+  }
+
+  async put(key: string, body: Buffer, contentType: string): Promise<void> {
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: body, ContentType: contentType }),
+    );
+  }
+
+  async head(key: string): Promise<StoredObject | null> {
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      return { key, bytes: head.ContentLength ?? 0, contentType: head.ContentType };
+    } catch (error) {
+      if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404)
+        return null;
+      throw error;
+    }
+  }
+
+  async copy(fromKey: string, toKey: string): Promise<void> {
+    await this.client.send(
+      new CopyObjectCommand({
+        Bucket: this.options.bucket,
+        Key: toKey,
+        CopySource: `${this.options.bucket}/${fromKey.split('/').map(encodeURIComponent).join('/')}`,
+      }),
+    );
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
+  }
+
+  close(): void {
+    this.client.destroy();
+  }
+}
