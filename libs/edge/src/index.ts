@@ -11,3 +11,4 @@ export * from './schema.pipe';
 export * from './health.controller';
 export * from './openapi';
 export * from './redis-rate-limit.store';
+export * from './cache';
