@@ -1,3 +1,4 @@
 export * from './event-bus';
 export * from './in-process-event-bus';
 export * from './kafka-event-bus';
+export * from './outbox';

@@ -5,6 +5,11 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** A connection inside an open transaction. */
+export interface SqlTransaction {
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+}
+
 /** What a Prisma client of ours takes as its `adapter`. */
 export type PrismaAdapter = PrismaPg | PrismaPGlite;
 
@@ -19,6 +24,8 @@ export interface Database {
   query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
   /** Runs `work` on one connection holding a session advisory lock. */
   withLock<T>(lockName: string, work: (db: Pick<Database, 'exec' | 'query'>) => Promise<T>): Promise<T>;
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T>;
   prismaAdapter(): PrismaAdapter;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -61,6 +68,20 @@ function openPostgres(connectionString: string): Database {
         client.release();
       }
     },
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work({ query: async (sql, params) => (await client.query(sql, params)).rows });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
     prismaAdapter: () => new PrismaPg(pool),
     async ping() {
       await pool.query('SELECT 1');
@@ -92,6 +113,10 @@ async function openPglite(dir: string): Promise<Database> {
       );
       return run;
     },
+    transaction: (work) =>
+      db.transaction((tx) =>
+        work({ query: async (sql, params) => (await tx.query(sql, params)).rows as never[] }),
+      ),
     prismaAdapter: () => new PrismaPGlite(db),
     async ping() {
       await db.query('SELECT 1');

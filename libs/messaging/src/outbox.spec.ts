@@ -1,0 +1,134 @@
+import type { EventEnvelope } from '@gen/contracts';
+import { migrate, openDatabase, type Database } from '@gen/persistence';
+import { createScratchPostgres, DATABASE_KINDS, seedPglite, type ScratchDatabase } from '@gen/testing';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EventBus } from './event-bus';
+import { InProcessEventBus } from './in-process-event-bus';
+import { appendToOutbox, handleOnce, OutboxRelay, outboxMigrationSql } from './outbox';
+
+const SCHEMA = 'outbox_test';
+const event = (key: string, n: number): EventEnvelope<{ n: number }> => ({
+  id: `evt_${key}_${n}`,
+  type: 'item.created',
+  version: 1,
+  key,
+  occurredAt: new Date(0).toISOString(),
+  correlationId: 'req_1',
+  causationId: 'req_1',
+  payload: { n },
+});
+
+describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
+  let database: Database;
+  let scratch: ScratchDatabase | undefined;
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'gts-outbox-'));
+    const migrations = join(dir, 'migrations');
+    mkdirSync(join(migrations, '0001_outbox'), { recursive: true });
+    writeFileSync(join(migrations, 'migration_lock.toml'), 'provider = "postgresql"\n');
+    writeFileSync(
+      join(migrations, '0001_outbox', 'migration.sql'),
+      `${outboxMigrationSql(SCHEMA)}\nCREATE TABLE "${SCHEMA}"."items" ("id" TEXT PRIMARY KEY);\nCREATE TABLE "${SCHEMA}"."applied" ("event_id" TEXT NOT NULL);\n`,
+    );
+    if (kind === 'postgres') {
+      scratch = await createScratchPostgres();
+      database = await openDatabase({ databaseUrl: scratch.url, pgliteDir: '' });
+    } else {
+      await seedPglite(join(dir, 'pglite'));
+      database = await openDatabase({ pgliteDir: join(dir, 'pglite') });
+    }
+    await migrate(database, { schema: SCHEMA, directory: migrations });
+  });
+  afterEach(async () => {
+    await database.close();
+    await scratch?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const createItem = (id: string, events: EventEnvelope[], fail = false) =>
+    database.transaction(async (tx) => {
+      await tx.query(`INSERT INTO "${SCHEMA}"."items" ("id") VALUES ($1)`, [id]);
+      await appendToOutbox(tx, SCHEMA, 'items', events);
+      if (fail) throw new Error('the change failed');
+    });
+  const count = async (sql: string) => Number((await database.query<{ n: string }>(sql))[0]!.n);
+
+  it('writes events exactly when the change commits', async () => {
+    await createItem('a', [event('a', 1)]);
+    await expect(createItem('b', [event('b', 1)], true)).rejects.toThrow('the change failed');
+    expect(await count(`SELECT count(*) AS n FROM "${SCHEMA}"."items"`)).toBe(1);
+    expect(await database.query(`SELECT "id" FROM "${SCHEMA}"."outbox"`)).toEqual([{ id: 'evt_a_1' }]);
+  });
+
+  it('publishes in order per key, marks what it published, and publishes it once', async () => {
+    const bus = new InProcessEventBus();
+    const seen: string[] = [];
+    await bus.subscribe('items', 'g', async (e) => void seen.push(e.id));
+    for (let i = 0; i < 5; i += 1) await createItem(`x${i}`, [event('x', i), event('y', i)]);
+    const relay = new OutboxRelay(database, bus, { schema: SCHEMA, batchSize: 4 });
+    let published = 0;
+    for (let n = await relay.drainOnce(); n > 0; n = await relay.drainOnce()) published += n;
+    await bus.close();
+    expect(published).toBe(10);
+    expect(seen.filter((id) => id.startsWith('evt_x'))).toEqual([0, 1, 2, 3, 4].map((i) => `evt_x_${i}`));
+    expect(seen.filter((id) => id.startsWith('evt_y'))).toEqual([0, 1, 2, 3, 4].map((i) => `evt_y_${i}`));
+    expect(await count(`SELECT count(*) AS n FROM "${SCHEMA}"."outbox" WHERE "published_at" IS NULL`)).toBe(
+      0,
+    );
+  });
+
+  it('loses nothing and applies nothing twice when the relay dies between publishing and marking', async () => {
+    const inner = new InProcessEventBus();
+    let deliveries = 0;
+    await inner.subscribe('items', 'consumer', async (e) => {
+      deliveries += 1;
+      await database.transaction((tx) =>
+        handleOnce(tx, SCHEMA, 'consumer', e.id, async () => {
+          await tx.query(`INSERT INTO "${SCHEMA}"."applied" ("event_id") VALUES ($1)`, [e.id]);
+        }),
+      );
+    });
+    let crash = true;
+    const dying: EventBus = {
+      publish: async (topic, events) => {
+        await inner.publish(topic, events);
+        if (crash) {
+          crash = false;
+          throw new Error('relay killed after publishing, before marking');
+        }
+      },
+      subscribe: (t, g, h) => inner.subscribe(t, g, h),
+      close: () => inner.close(),
+    };
+    for (let i = 0; i < 6; i += 1) await createItem(`z${i}`, [event(`k${i % 2}`, i)]);
+    const relay = new OutboxRelay(database, dying, { schema: SCHEMA });
+    await expect(relay.drainOnce()).rejects.toThrow('relay killed');
+    expect(await count(`SELECT count(*) AS n FROM "${SCHEMA}"."outbox" WHERE "published_at" IS NULL`)).toBe(
+      6,
+    );
+    const restarted = new OutboxRelay(database, dying, { schema: SCHEMA });
+    expect(await restarted.drainOnce()).toBe(6);
+    await inner.close();
+    expect(deliveries).toBe(12);
+    expect(await count(`SELECT count(*) AS n FROM "${SCHEMA}"."applied"`)).toBe(6);
+    expect(await count(`SELECT count(DISTINCT "event_id") AS n FROM "${SCHEMA}"."applied"`)).toBe(6);
+  });
+
+  it('runs as a poller that stops after its batch in flight', async () => {
+    const bus = new InProcessEventBus();
+    const seen: string[] = [];
+    await bus.subscribe('items', 'g', async (e) => void seen.push(e.id));
+    const relay = new OutboxRelay(database, bus, { schema: SCHEMA, pollMs: 10 });
+    relay.start();
+    await createItem('p1', [event('p', 1)]);
+    const deadline = Date.now() + 5000;
+    while (seen.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await relay.stop();
+    await bus.close();
+    expect(seen).toEqual(['evt_p_1']);
+  });
+});
