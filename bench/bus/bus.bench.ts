@@ -1,0 +1,110 @@
+/**
+ * bench/bus: events per second and latency from the domain write (a committed transaction that appends to the
+ * outbox) to the consumer's effect, through the outbox relay and Kafka, with 1 KiB payloads.
+ *
+ *   npm run services:up && npm run bench:bus [-- --events 20000 --writers 8]
+ *
+ * The consumer's effect is in memory (recording the arrival), so the figures are the bus path itself;
+ * a consumer that writes to its database adds its own transaction per event.
+ */
+import type { EventEnvelope } from '@gen/contracts';
+import { appendToOutbox, KafkaEventBus, OutboxRelay, outboxMigrationSql } from '@gen/messaging';
+import { migrate, openDatabase } from '@gen/persistence';
+import { createScratchPostgres } from '@gen/testing';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const SCHEMA = 'bus_bench';
+
+function setting(name: string): string {
+  const file = join(__dirname, '..', '..', '..', '.env.services');
+  if (!process.env[name] && existsSync(file)) {
+    for (const line of readFileSync(file, 'utf8').split('\n'))
+      if (line.startsWith(`${name}=`)) return line.slice(name.length + 1);
+  }
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run npm run services:up first`);
+  return value;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const flag = (name: string, fallback: number) =>
+    args.includes(`--${name}`) ? Number(args[args.indexOf(`--${name}`) + 1]) : fallback;
+  const total = flag('events', 20000);
+  const writers = flag('writers', 8);
+  const brokers = setting('KAFKA_BROKERS').split(',');
+  process.env['TEST_DATABASE_URL'] ??= setting('DATABASE_URL');
+
+  const dir = mkdtempSync(join(tmpdir(), 'gts-bus-bench-'));
+  mkdirSync(join(dir, '0001_outbox'));
+  writeFileSync(join(dir, 'migration_lock.toml'), 'provider = "postgresql"\n');
+  writeFileSync(join(dir, '0001_outbox', 'migration.sql'), outboxMigrationSql(SCHEMA));
+  const scratch = await createScratchPostgres();
+  const database = await openDatabase({ databaseUrl: scratch.url, pgliteDir: '' });
+  await migrate(database, { schema: SCHEMA, directory: dir });
+
+  const topic = `bench-bus-${randomBytes(4).toString('hex')}`;
+  const consumer = new KafkaEventBus({ brokers, clientId: 'bench-consumer' });
+  const producer = new KafkaEventBus({ brokers, clientId: 'bench-relay' });
+  const latencies: number[] = [];
+  let done!: () => void;
+  const finished = new Promise<void>((r) => (done = r));
+  await consumer.subscribe(topic, `g-${topic}`, async (e) => {
+    latencies.push(Date.now() - Date.parse(e.occurredAt));
+    if (latencies.length === total) done();
+  });
+  const relay = new OutboxRelay(database, producer, { schema: SCHEMA, batchSize: 1000, pollMs: 5 });
+  relay.start();
+
+  const filler = randomBytes(512).toString('hex'); // 1 KiB of payload
+  const started = Date.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: writers }, async () => {
+      while (next < total) {
+        const i = next++;
+        const event: EventEnvelope = {
+          id: `evt_${topic}_${i}`,
+          type: 'bench.happened',
+          version: 1,
+          key: `key-${i % 64}`,
+          occurredAt: new Date().toISOString(),
+          correlationId: 'bench',
+          causationId: 'bench',
+          payload: { i, filler },
+        };
+        await database.transaction((tx) => appendToOutbox(tx, SCHEMA, topic, [event]));
+      }
+    }),
+  );
+  const written = Date.now();
+  await finished;
+  const elapsed = (Date.now() - started) / 1000;
+  await relay.stop();
+  await Promise.all([consumer.close(), producer.close()]);
+  await database.close();
+  await scratch.drop();
+  rmSync(dir, { recursive: true, force: true });
+
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+  console.log(
+    `bench/bus: ${total} events of 1 KiB, ${writers} writers (one transaction per event), node ${process.version}`,
+  );
+  console.log(`domain writes: ${(total / ((written - started) / 1000)).toFixed(0)} events/s`);
+  console.log(
+    `end to end (write -> outbox -> relay -> Kafka -> consumer): ${(total / elapsed).toFixed(0)} events/s`,
+  );
+  console.log(
+    `latency write -> consumer effect: p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${latencies[latencies.length - 1]} ms`,
+  );
+  console.log('targets: at least 5,000 events/s with p99 under 100 ms');
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
