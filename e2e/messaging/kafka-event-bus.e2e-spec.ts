@@ -1,18 +1,10 @@
 import type { EventEnvelope } from '@gen/contracts';
 import { KafkaEventBus } from '@gen/messaging';
+import { testEvent } from '@gen/testing';
 import { randomBytes } from 'node:crypto';
 
 const brokers = process.env['KAFKA_BROKERS']!.split(',');
-const event = (key: string, n: number): EventEnvelope<{ n: number }> => ({
-  id: `evt_${key}_${n}`,
-  type: 'test.happened',
-  version: 1,
-  key,
-  occurredAt: new Date().toISOString(),
-  correlationId: 'req_e2e',
-  causationId: 'req_e2e',
-  payload: { n },
-});
+const event = testEvent;
 const payload = (e: EventEnvelope) => (e.payload as { n: number }).n;
 
 async function until(check: () => boolean, timeoutMs = 60_000): Promise<void> {

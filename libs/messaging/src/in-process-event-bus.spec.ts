@@ -1,16 +1,7 @@
-import type { EventEnvelope } from '@gen/contracts';
+import { testEvent } from '@gen/testing';
 import { InProcessEventBus } from './in-process-event-bus';
 
-const event = (key: string, n: number): EventEnvelope<{ n: number }> => ({
-  id: `evt_${key}_${n}`,
-  type: 'test.happened',
-  version: 1,
-  key,
-  occurredAt: new Date(0).toISOString(),
-  correlationId: 'req_1',
-  causationId: 'req_1',
-  payload: { n },
-});
+const event = testEvent;
 
 const settle = () => new Promise((r) => setTimeout(r, 20));
 

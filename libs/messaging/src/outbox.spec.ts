@@ -1,53 +1,32 @@
 import type { EventEnvelope } from '@gen/contracts';
-import { migrate, openDatabase, type Database } from '@gen/persistence';
-import { createScratchPostgres, DATABASE_KINDS, seedPglite, type ScratchDatabase } from '@gen/testing';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { migrate, type Database } from '@gen/persistence';
+import { DATABASE_KINDS, openTestDatabase, testEvent, type TestDatabase } from '@gen/testing';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventBus } from './event-bus';
 import { InProcessEventBus } from './in-process-event-bus';
 import { appendToOutbox, handleOnce, OutboxRelay, outboxMigrationSql } from './outbox';
 
 const SCHEMA = 'outbox_test';
-const event = (key: string, n: number): EventEnvelope<{ n: number }> => ({
-  id: `evt_${key}_${n}`,
-  type: 'item.created',
-  version: 1,
-  key,
-  occurredAt: new Date(0).toISOString(),
-  correlationId: 'req_1',
-  causationId: 'req_1',
-  payload: { n },
-});
+const event = (key: string, n: number) => testEvent(key, n, 'item.created');
 
 describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
+  let test: TestDatabase;
   let database: Database;
-  let scratch: ScratchDatabase | undefined;
-  let dir: string;
 
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gts-outbox-'));
-    const migrations = join(dir, 'migrations');
+    test = await openTestDatabase(kind);
+    database = test.database;
+    const migrations = join(test.dir, 'migrations');
     mkdirSync(join(migrations, '0001_outbox'), { recursive: true });
     writeFileSync(join(migrations, 'migration_lock.toml'), 'provider = "postgresql"\n');
     writeFileSync(
       join(migrations, '0001_outbox', 'migration.sql'),
       `${outboxMigrationSql(SCHEMA)}\nCREATE TABLE "${SCHEMA}"."items" ("id" TEXT PRIMARY KEY);\nCREATE TABLE "${SCHEMA}"."applied" ("event_id" TEXT NOT NULL);\n`,
     );
-    if (kind === 'postgres') {
-      scratch = await createScratchPostgres();
-      database = await openDatabase({ databaseUrl: scratch.url, pgliteDir: '' });
-    } else {
-      await seedPglite(join(dir, 'pglite'));
-      database = await openDatabase({ pgliteDir: join(dir, 'pglite') });
-    }
     await migrate(database, { schema: SCHEMA, directory: migrations });
   });
-  afterEach(async () => {
-    await database.close();
-    await scratch?.drop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => test.close());
 
   const createItem = (id: string, events: EventEnvelope[], fail = false) =>
     database.transaction(async (tx) => {

@@ -3,3 +3,4 @@ export * from './running-app';
 export * from './pglite-template';
 export * from './openapi-check';
 export * from './prisma-schema-engine';
+export * from './fixtures';
