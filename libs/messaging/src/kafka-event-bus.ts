@@ -84,6 +84,8 @@ export class KafkaEventBus implements EventBus {
     await consumer.subscribe({ topic, fromBeginning: true });
     await consumer.run({
       autoCommit: true,
+      // Partitions are handled side by side; within one (so within one key) strictly one at a time.
+      partitionsConsumedConcurrently: this.options.partitions ?? 3,
       eachMessage: async ({ message }) => {
         if (!message.value) return;
         await handler(JSON.parse(message.value.toString('utf8')) as EventEnvelope);
