@@ -9,11 +9,10 @@
  */
 import type { EventEnvelope } from '@gen/contracts';
 import { appendToOutbox, KafkaEventBus, OutboxRelay, outboxMigrationSql } from '@gen/messaging';
-import { migrate, openDatabase } from '@gen/persistence';
-import { createScratchPostgres } from '@gen/testing';
+import { migrate } from '@gen/persistence';
+import { openTestDatabase, writeMigrationFolder } from '@gen/testing';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SCHEMA = 'bus_bench';
@@ -38,13 +37,12 @@ async function main(): Promise<void> {
   const brokers = setting('KAFKA_BROKERS').split(',');
   process.env['TEST_DATABASE_URL'] ??= setting('DATABASE_URL');
 
-  const dir = mkdtempSync(join(tmpdir(), 'gts-bus-bench-'));
-  mkdirSync(join(dir, '0001_outbox'));
-  writeFileSync(join(dir, 'migration_lock.toml'), 'provider = "postgresql"\n');
-  writeFileSync(join(dir, '0001_outbox', 'migration.sql'), outboxMigrationSql(SCHEMA));
-  const scratch = await createScratchPostgres();
-  const database = await openDatabase({ databaseUrl: scratch.url, pgliteDir: '' });
-  await migrate(database, { schema: SCHEMA, directory: dir });
+  const test = await openTestDatabase('postgres');
+  const { database } = test;
+  await migrate(database, {
+    schema: SCHEMA,
+    directory: writeMigrationFolder(test.dir, 'outbox', outboxMigrationSql(SCHEMA)),
+  });
 
   const topic = `bench-bus-${randomBytes(4).toString('hex')}`;
   const consumer = new KafkaEventBus({ brokers, clientId: 'bench-consumer' });
@@ -85,9 +83,7 @@ async function main(): Promise<void> {
   const elapsed = (Date.now() - started) / 1000;
   await relay.stop();
   await Promise.all([consumer.close(), producer.close()]);
-  await database.close();
-  await scratch.drop();
-  rmSync(dir, { recursive: true, force: true });
+  await test.close();
 
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;

@@ -1,4 +1,3 @@
-import type { EventEnvelope } from '@gen/contracts';
 import {
   appendToOutbox,
   handleOnce,
@@ -7,55 +6,38 @@ import {
   outboxMigrationSql,
   type EventBus,
 } from '@gen/messaging';
-import { migrate, openDatabase, type Database } from '@gen/persistence';
-import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
+import { migrate, type Database } from '@gen/persistence';
+import { openTestDatabase, testEvent, writeMigrationFolder, type TestDatabase } from '@gen/testing';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 const SCHEMA = 'outbox_e2e';
 const brokers = process.env['KAFKA_BROKERS']!.split(',');
 
 describe('outbox -> Kafka -> idempotent consumer, on PostgreSQL', () => {
-  let scratch: ScratchDatabase;
+  let test: TestDatabase;
   let database: Database;
-  let dir: string;
   const buses: KafkaEventBus[] = [];
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'gts-outbox-e2e-'));
-    mkdirSync(join(dir, '0001_outbox'), { recursive: true });
-    writeFileSync(join(dir, 'migration_lock.toml'), 'provider = "postgresql"\n');
-    writeFileSync(
-      join(dir, '0001_outbox', 'migration.sql'),
+    test = await openTestDatabase('postgres');
+    database = test.database;
+    const migrations = writeMigrationFolder(
+      test.dir,
+      'outbox',
       `${outboxMigrationSql(SCHEMA)}\nCREATE TABLE "${SCHEMA}"."applied" ("event_id" TEXT NOT NULL, "n" INTEGER NOT NULL);\n`,
     );
-    scratch = await createScratchPostgres();
-    database = await openDatabase({ databaseUrl: scratch.url, pgliteDir: '' });
-    await migrate(database, { schema: SCHEMA, directory: dir });
+    await migrate(database, { schema: SCHEMA, directory: migrations });
   });
   afterAll(async () => {
     await Promise.all(buses.map((b) => b.close()));
-    await database.close();
-    await scratch.drop();
-    rmSync(dir, { recursive: true, force: true });
+    await test.close();
   });
 
   it('a relay killed mid-batch and restarted loses nothing, and the consumer applies nothing twice', async () => {
     const topic = `e2e-outbox-${randomBytes(4).toString('hex')}`;
     const total = 300;
     for (let i = 0; i < total; i += 1) {
-      const event: EventEnvelope<{ n: number }> = {
-        id: `evt_${topic}_${i}`,
-        type: 'item.created',
-        version: 1,
-        key: `key-${i % 10}`,
-        occurredAt: new Date().toISOString(),
-        correlationId: 'req_e2e',
-        causationId: 'req_e2e',
-        payload: { n: i },
-      };
+      const event = testEvent(`key-${i % 10}`, i, 'item.created');
       await database.transaction((tx) => appendToOutbox(tx, SCHEMA, topic, [event]));
     }
 

@@ -1,8 +1,12 @@
 import type { EventEnvelope } from '@gen/contracts';
 import { migrate, type Database } from '@gen/persistence';
-import { DATABASE_KINDS, openTestDatabase, testEvent, type TestDatabase } from '@gen/testing';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  DATABASE_KINDS,
+  openTestDatabase,
+  testEvent,
+  writeMigrationFolder,
+  type TestDatabase,
+} from '@gen/testing';
 import type { EventBus } from './event-bus';
 import { InProcessEventBus } from './in-process-event-bus';
 import { appendToOutbox, handleOnce, OutboxRelay, outboxMigrationSql } from './outbox';
@@ -17,11 +21,9 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
   beforeEach(async () => {
     test = await openTestDatabase(kind);
     database = test.database;
-    const migrations = join(test.dir, 'migrations');
-    mkdirSync(join(migrations, '0001_outbox'), { recursive: true });
-    writeFileSync(join(migrations, 'migration_lock.toml'), 'provider = "postgresql"\n');
-    writeFileSync(
-      join(migrations, '0001_outbox', 'migration.sql'),
+    const migrations = writeMigrationFolder(
+      test.dir,
+      'outbox',
       `${outboxMigrationSql(SCHEMA)}\nCREATE TABLE "${SCHEMA}"."items" ("id" TEXT PRIMARY KEY);\nCREATE TABLE "${SCHEMA}"."applied" ("event_id" TEXT NOT NULL);\n`,
     );
     await migrate(database, { schema: SCHEMA, directory: migrations });

@@ -22,10 +22,9 @@ import { Lifecycle } from './lifecycle';
 import { NestPinoLogger } from './nest-logger';
 
 /** An app without an accounts module fails closed: every credential is unknown to it. */
-const refuseAll: ApiKeyAuthenticator & ConsoleSessionVerifier & AdminTokenVerifier = {
-  authenticate: async () => null,
-  verify: async () => null as never,
-};
+const refuseKeys: ApiKeyAuthenticator = { authenticate: async () => null };
+const refuseSessions: ConsoleSessionVerifier = { verify: async () => null };
+const refuseAdmins: AdminTokenVerifier = { verify: async () => false };
 
 function optional<T>(app: NestFastifyApplication, token: symbol): T | undefined {
   try {
@@ -57,11 +56,11 @@ export async function createHttpApp(
   });
   app.useGlobalFilters(new EnvelopeExceptionFilter(config.BODY_LIMIT_BYTES));
   const lifecycle = app.get(Lifecycle);
-  const apiKeys = optional<ApiKeyAuthenticator>(app, API_KEY_AUTHENTICATOR) ?? refuseAll;
+  const apiKeys = optional<ApiKeyAuthenticator>(app, API_KEY_AUTHENTICATOR) ?? refuseKeys;
   installEdge(app.getHttpAdapter().getInstance(), {
     apiKeys: new CachedApiKeyAuthenticator(apiKeys, config.KEY_CACHE_TTL_MS),
-    consoleSessions: optional<ConsoleSessionVerifier>(app, CONSOLE_SESSION_VERIFIER) ?? refuseAll,
-    adminTokens: optional<AdminTokenVerifier>(app, ADMIN_TOKEN_VERIFIER) ?? { verify: async () => false },
+    consoleSessions: optional<ConsoleSessionVerifier>(app, CONSOLE_SESSION_VERIFIER) ?? refuseSessions,
+    adminTokens: optional<AdminTokenVerifier>(app, ADMIN_TOKEN_VERIFIER) ?? refuseAdmins,
     rateLimits: new MemoryRateLimitStore(),
     perKeyPolicy: { burst: config.RATE_LIMIT_BURST, refillPerMinute: config.RATE_LIMIT_PER_MINUTE },
     logger,

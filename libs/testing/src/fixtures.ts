@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@gen/contracts';
 import { openDatabase, type Database } from '@gen/persistence';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createScratchPostgres, type DatabaseKind } from './databases';
@@ -42,4 +42,13 @@ export async function openTestDatabase(kind: DatabaseKind): Promise<TestDatabase
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Writes a Prisma-layout migrations folder with one migration (`0001_<name>/migration.sql`) under `parent`. */
+export function writeMigrationFolder(parent: string, name: string, sql: string): string {
+  const directory = join(parent, 'migrations');
+  mkdirSync(join(directory, `0001_${name}`), { recursive: true });
+  writeFileSync(join(directory, 'migration_lock.toml'), 'provider = "postgresql"\n');
+  writeFileSync(join(directory, `0001_${name}`, 'migration.sql'), sql);
+  return directory;
 }

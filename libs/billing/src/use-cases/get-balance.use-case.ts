@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, formatUsd, type Clock } from '@gen/core';
-import { FundsRepository } from '../persistence/funds.repository';
+import { FundsRepository, type FundingSourceRow } from '../persistence/funds.repository';
 
 export interface GrantView {
   readonly id: string;
@@ -19,6 +19,9 @@ export interface BalanceView {
   readonly sources: { readonly wallet: string; readonly credit: string; readonly grants: GrantView[] };
 }
 
+const sumRemaining = (sources: readonly FundingSourceRow[]): bigint =>
+  sources.reduce((sum, s) => sum + s.remainingE9, 0n);
+
 /** The account's balance and funding sources, exact decimal strings. */
 @Injectable()
 export class GetBalanceUseCase {
@@ -29,7 +32,7 @@ export class GetBalanceUseCase {
 
   async availableE9(accountId: string): Promise<bigint> {
     const sources = await this.funds.liveSources(accountId, this.clock.now());
-    return sources.reduce((sum, s) => sum + s.remainingE9, 0n);
+    return sumRemaining(sources);
   }
 
   async execute(accountId: string): Promise<BalanceView> {
@@ -49,7 +52,7 @@ export class GetBalanceUseCase {
         });
     }
     const held = 0n; // Holds arrive with the task flow; until then nothing is ever held.
-    const available = sources.reduce((sum, s) => sum + s.remainingE9, 0n) - held;
+    const available = sumRemaining(sources) - held;
     return {
       currency: 'USD',
       available: formatUsd(available),
