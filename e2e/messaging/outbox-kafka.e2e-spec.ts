@@ -47,7 +47,6 @@ describe('outbox -> Kafka -> idempotent consumer, on PostgreSQL', () => {
     const lastPerKey = new Map<string, number>();
     let outOfOrder = 0;
     await consumerBus.subscribe(topic, `g-${topic}`, async (e) => {
-      deliveries += 1;
       const n = (e.payload as { n: number }).n;
       await database.transaction((tx) =>
         handleOnce(tx, SCHEMA, 'e2e', e.id, async () => {
@@ -56,6 +55,8 @@ describe('outbox -> Kafka -> idempotent consumer, on PostgreSQL', () => {
           await tx.query(`INSERT INTO "${SCHEMA}"."applied" ("event_id", "n") VALUES ($1, $2)`, [e.id, n]);
         }),
       );
+      // Counted once the handler's transaction is over, so that waiting for the count waits for the work.
+      deliveries += 1;
     });
 
     // The first relay publishes its first batch to Kafka and dies before marking it.

@@ -44,6 +44,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
 function openPostgres(connectionString: string): Database {
   const pool = new Pool({ connectionString, max: 10 });
+  // An idle client whose connection dies (server restart, terminated backend) is dropped by the pool; without a
+  // listener that 'error' event would end the process. The next query simply gets a new connection.
+  pool.on('error', () => undefined);
   return {
     kind: 'postgres',
     async exec(sql) {
