@@ -1,4 +1,8 @@
 import { runService } from '@gen/platform';
 import { BillingAppModule } from './app.module';
 
-runService({ name: 'billing', rootModule: (config, logger) => BillingAppModule.forRoot(config, logger) });
+runService({
+  name: 'billing',
+  needs: ['database', 'kafka'],
+  rootModule: (config, logger) => BillingAppModule.forRoot(config, logger),
+});

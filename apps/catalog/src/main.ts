@@ -1,4 +1,8 @@
 import { runService } from '@gen/platform';
 import { CatalogAppModule } from './app.module';
 
-runService({ name: 'catalog', rootModule: (config, logger) => CatalogAppModule.forRoot(config, logger) });
+runService({
+  name: 'catalog',
+  needs: ['database'],
+  rootModule: (config, logger) => CatalogAppModule.forRoot(config, logger),
+});

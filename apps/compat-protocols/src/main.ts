@@ -3,5 +3,6 @@ import { CompatProtocolsAppModule } from './app.module';
 
 runService({
   name: 'compat-protocols',
+  needs: ['database', 'redis'],
   rootModule: (config, logger) => CompatProtocolsAppModule.forRoot(config, logger),
 });

@@ -4,6 +4,7 @@ import { EmbeddedModule } from './embedded.module';
 
 runService({
   name: 'generation-task-service',
+  needs: ['database', 'kafka', 'redis', 's3'],
   rootModule: (config, logger) => EmbeddedModule.forRoot(config, logger),
   afterListen: async (app, baseUrl) => {
     const boot = await app.get(BootstrapDemoUseCase).execute(baseUrl);

@@ -131,6 +131,8 @@ describe('the embedded process: first start, drain on SIGTERM, configuration err
   });
 });
 
+// Each app alone on the embedded adapters and PostgreSQL; the same apps in distributed mode against Kafka,
+// Redis and S3 are in e2e/apps/distributed-start.e2e-spec.ts.
 describe('every service app starts alone', () => {
   const services = [
     'gateway',
@@ -157,11 +159,11 @@ describe('every service app starts alone', () => {
   it.each(services)('%s serves health and readiness, then drains on SIGTERM', async (service) => {
     const entry = join(root, 'dist', 'apps', service, 'src', 'main.js');
     const app = await start(
-      { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', MODE: 'distributed', DATABASE_URL: scratch.url },
+      { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: scratch.url },
       entry,
     );
     try {
-      expect(app.output()).toContain(`${service} (distributed mode) listening on`);
+      expect(app.output()).toContain(`${service} (embedded mode) listening on`);
       expect((await fetch(`${app.baseUrl}/healthz`)).status).toBe(200);
       expect((await fetch(`${app.baseUrl}/readyz`)).status).toBe(200);
       const openApi = (await (await fetch(`${app.baseUrl}/openapi.json`)).json()) as {

@@ -1,4 +1,8 @@
 import { runService } from '@gen/platform';
 import { MediaAppModule } from './app.module';
 
-runService({ name: 'media', rootModule: (config, logger) => MediaAppModule.forRoot(config, logger) });
+runService({
+  name: 'media',
+  needs: ['database', 's3'],
+  rootModule: (config, logger) => MediaAppModule.forRoot(config, logger),
+});

@@ -1,4 +1,8 @@
 import { runService } from '@gen/platform';
 import { RunnerAppModule } from './app.module';
 
-runService({ name: 'runner', rootModule: (config, logger) => RunnerAppModule.forRoot(config, logger) });
+runService({
+  name: 'runner',
+  needs: ['database', 'kafka', 's3'],
+  rootModule: (config, logger) => RunnerAppModule.forRoot(config, logger),
+});

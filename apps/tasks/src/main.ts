@@ -1,4 +1,8 @@
 import { runService } from '@gen/platform';
 import { TasksAppModule } from './app.module';
 
-runService({ name: 'tasks', rootModule: (config, logger) => TasksAppModule.forRoot(config, logger) });
+runService({
+  name: 'tasks',
+  needs: ['database', 'kafka'],
+  rootModule: (config, logger) => TasksAppModule.forRoot(config, logger),
+});

@@ -1,4 +1,8 @@
 import { runService } from '@gen/platform';
 import { WebhooksAppModule } from './app.module';
 
-runService({ name: 'webhooks', rootModule: (config, logger) => WebhooksAppModule.forRoot(config, logger) });
+runService({
+  name: 'webhooks',
+  needs: ['database', 'kafka'],
+  rootModule: (config, logger) => WebhooksAppModule.forRoot(config, logger),
+});

@@ -12,6 +12,10 @@ const DEFAULTS = {
   RATE_LIMIT_PER_MINUTE: 600,
   RATE_LIMIT_BURST: 120,
   SHUTDOWN_GRACE_MS: 10000,
+  S3_REGION: 'us-east-1',
+  S3_BUCKET: 'generation-media',
+  S3_FORCE_PATH_STYLE: false,
+  DEPENDENCY_TIMEOUT_MS: 15000,
 };
 
 const DB_PASSWORD = 'hunter2-Sup3rSecret';
@@ -65,6 +69,29 @@ describe('loadConfig', () => {
     expect(config.SHUTDOWN_GRACE_MS).toBe(250);
   });
 
+  it('reads the distributed-mode dependencies', () => {
+    const config = loadConfig({
+      MODE: 'distributed',
+      KAFKA_BROKERS: '10.0.0.1:9092,kafka-2.internal:19092',
+      REDIS_URL: 'redis://:pw@cache:6379/0',
+      S3_ENDPOINT: 'http://127.0.0.1:19000',
+      S3_BUCKET: 'media.example',
+      S3_ACCESS_KEY_ID: 'id',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_FORCE_PATH_STYLE: 'true',
+      DEPENDENCY_TIMEOUT_MS: '2000',
+    });
+    expect(config).toMatchObject({
+      KAFKA_BROKERS: '10.0.0.1:9092,kafka-2.internal:19092',
+      REDIS_URL: 'redis://:pw@cache:6379/0',
+      S3_ENDPOINT: 'http://127.0.0.1:19000',
+      S3_BUCKET: 'media.example',
+      S3_FORCE_PATH_STYLE: true,
+      DEPENDENCY_TIMEOUT_MS: 2000,
+    });
+    expect(describeConfig(config)).toMatchObject({ REDIS_URL: '***', S3_SECRET_ACCESS_KEY: '***' });
+  });
+
   it('accepts the bounds of PORT and KEY_CACHE_TTL_MS', () => {
     expect(loadConfig({ PORT: '65535' }).PORT).toBe(65535);
     expect(loadConfig({ KEY_CACHE_TTL_MS: '1000' }).KEY_CACHE_TTL_MS).toBe(1000);
@@ -116,6 +143,13 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_BURST', '0'],
     ['SHUTDOWN_GRACE_MS', 'soon'],
     ['PUBLIC_BASE_URL', 'not a url'],
+    ['KAFKA_BROKERS', 'localhost'],
+    ['KAFKA_BROKERS', 'a:9092,'],
+    ['KAFKA_BROKERS', 'a:9092, b:9092'],
+    ['S3_ENDPOINT', 'not a url'],
+    ['S3_BUCKET', 'Upper_Case'],
+    ['S3_FORCE_PATH_STYLE', 'yes'],
+    ['DEPENDENCY_TIMEOUT_MS', '50'],
   ])('refuses %s=%j with a ConfigError naming the setting and the value', (name, value) => {
     const error = configError({ [name]: value });
     expect(error.setting).toBe(name);

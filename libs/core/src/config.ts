@@ -72,6 +72,47 @@ export const ConfigSchema = Type.Object(
       default: 120,
       description: 'Token bucket size per API key.',
     }),
+    KAFKA_BROKERS: Type.Optional(
+      Type.String({
+        pattern: '^[^,\\s:]+:\\d{1,5}(,[^,\\s:]+:\\d{1,5})*$',
+        description: 'Distributed mode: Kafka bootstrap brokers, `host:port[,host:port...]`.',
+      }),
+    ),
+    REDIS_URL: Type.Optional(
+      Type.String({
+        pattern: '^rediss?://',
+        'x-secret': true,
+        description: 'Distributed mode: Redis for rate limits, the key cache and quote nonces.',
+      }),
+    ),
+    S3_ENDPOINT: Type.Optional(
+      Type.String({
+        format: 'uri',
+        description: 'Distributed mode: an S3-compatible endpoint; unset means AWS S3 of S3_REGION.',
+      }),
+    ),
+    S3_REGION: Type.String({ minLength: 1, default: 'us-east-1', description: 'S3 region.' }),
+    S3_BUCKET: Type.String({
+      pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$',
+      default: 'generation-media',
+      description: 'Distributed mode: the bucket of uploads and outputs (created when missing).',
+    }),
+    S3_ACCESS_KEY_ID: Type.Optional(
+      Type.String({ minLength: 1, description: 'S3 access key id; unset uses the default AWS chain.' }),
+    ),
+    S3_SECRET_ACCESS_KEY: Type.Optional(
+      Type.String({ minLength: 1, 'x-secret': true, description: 'S3 secret access key.' }),
+    ),
+    S3_FORCE_PATH_STYLE: Type.Boolean({
+      default: false,
+      description: 'Path-style S3 URLs (S3Proxy, MinIO and most S3-compatible servers need true).',
+    }),
+    DEPENDENCY_TIMEOUT_MS: Type.Integer({
+      minimum: 100,
+      maximum: 300000,
+      default: 15000,
+      description: 'How long start-up waits for each dependency before it exits with a clear message.',
+    }),
     SHUTDOWN_GRACE_MS: Type.Integer({
       minimum: 0,
       default: 10000,

@@ -15,7 +15,9 @@ import {
   CachedApiKeyAuthenticator,
   EnvelopeExceptionFilter,
   MemoryRateLimitStore,
+  RATE_LIMIT_STORE,
   installEdge,
+  type RateLimitStore,
 } from '@gen/edge';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { Lifecycle } from './lifecycle';
@@ -61,7 +63,7 @@ export async function createHttpApp(
     apiKeys: new CachedApiKeyAuthenticator(apiKeys, config.KEY_CACHE_TTL_MS),
     consoleSessions: optional<ConsoleSessionVerifier>(app, CONSOLE_SESSION_VERIFIER) ?? refuseSessions,
     adminTokens: optional<AdminTokenVerifier>(app, ADMIN_TOKEN_VERIFIER) ?? refuseAdmins,
-    rateLimits: new MemoryRateLimitStore(),
+    rateLimits: optional<RateLimitStore>(app, RATE_LIMIT_STORE) ?? new MemoryRateLimitStore(),
     perKeyPolicy: { burst: config.RATE_LIMIT_BURST, refillPerMinute: config.RATE_LIMIT_PER_MINUTE },
     logger,
     isDraining: () => lifecycle.isDraining(),

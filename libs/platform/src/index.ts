@@ -3,3 +3,5 @@ export * from './lifecycle';
 export * from './http-app';
 export * from './nest-logger';
 export * from './run-service';
+export * from './infrastructure';
+export * from './dependencies';

@@ -9,6 +9,7 @@ import {
   type OpenApiFragment,
 } from '@gen/edge';
 import { DATABASE, openDatabase, pgliteDirIn } from '@gen/persistence';
+import { INFRASTRUCTURE_EXPORTS, infrastructureProviders } from './infrastructure';
 import { Lifecycle } from './lifecycle';
 
 export const LOGGER = Symbol('Logger');
@@ -18,6 +19,8 @@ export interface PlatformOptions {
   readonly logger: Logger;
   /** OpenAPI fragments of the libraries this app composes. */
   readonly openApi: readonly OpenApiFragment[];
+  /** The app's name: Kafka client id, logs. */
+  readonly appName?: string;
 }
 
 /** Process-wide providers every app needs: configuration, logger, clock, the database, health and the OpenAPI document. */
@@ -43,8 +46,9 @@ export class PlatformModule {
         Lifecycle,
         { provide: READINESS_PROBE, useExisting: Lifecycle },
         { provide: OPENAPI_DOCUMENT, useValue: buildOpenApiDocument([systemOpenApi, ...options.openApi]) },
+        ...infrastructureProviders(options.appName ?? 'generation-task-service'),
       ],
-      exports: [APP_CONFIG, LOGGER, CLOCK, DATABASE, Lifecycle, OPENAPI_DOCUMENT],
+      exports: [APP_CONFIG, LOGGER, CLOCK, DATABASE, Lifecycle, OPENAPI_DOCUMENT, ...INFRASTRUCTURE_EXPORTS],
     };
   }
 }

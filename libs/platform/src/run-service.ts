@@ -2,24 +2,29 @@ import 'reflect-metadata';
 import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigError, createLogger, loadConfig, type AppConfig, type Logger } from '@gen/core';
+import { requireDistributedSettings, waitForDependencies, type Dependency } from './dependencies';
 import { baseUrlOf, createHttpApp, drainOnSignals } from './http-app';
 
 export interface ServiceDefinition {
   /** The app's name in logs, e.g. `gateway`. */
   readonly name: string;
   readonly rootModule: (config: AppConfig, logger: Logger) => DynamicModule;
+  /** What the app needs outside itself in distributed mode: required settings, checked before start. */
+  readonly needs: readonly Dependency[];
   /** Runs once the app listens, e.g. the first-start bootstrap; returns lines to print. */
   readonly afterListen?: (app: NestFastifyApplication, baseUrl: string) => Promise<string[]>;
 }
 
 /**
- * The `main` of every app: validate configuration (exit 2 naming the bad setting), build the app, listen,
+ * The `main` of every app: validate configuration (exit 2 naming the bad setting), wait for the dependencies
+ * of distributed mode (exit 1 naming the one that did not answer), build the app, listen,
  * print the base URL, drain on SIGTERM.
  */
 export function runService(definition: ServiceDefinition): void {
   let config: AppConfig;
   try {
     config = loadConfig();
+    requireDistributedSettings(config, definition.needs);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
@@ -29,6 +34,7 @@ export function runService(definition: ServiceDefinition): void {
   }
   const logger = createLogger(config.LOG_LEVEL).child({ app: definition.name });
   const start = async (): Promise<void> => {
+    await waitForDependencies(config, definition.needs, logger);
     const app = await createHttpApp(definition.rootModule(config, logger), config, logger);
     await app.listen({ port: config.PORT, host: config.HOST });
     const baseUrl = baseUrlOf(app, config);

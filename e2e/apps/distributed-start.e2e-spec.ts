@@ -1,0 +1,157 @@
+import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+const mainOf = (app: string) => join(root, 'dist', 'apps', app, 'src', 'main.js');
+
+/** The settings `npm run services:up` wrote, as every app reads them from its environment. */
+const SERVICE_SETTINGS = [
+  'KAFKA_BROKERS',
+  'REDIS_URL',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_FORCE_PATH_STYLE',
+] as const;
+
+interface Exit {
+  readonly code: number | null;
+  readonly output: string;
+}
+
+/**
+ * Runs one app as its own process in distributed mode. When it prints its base URL, `whileListening` runs
+ * against it and the process gets SIGTERM; resolves with its exit code and output.
+ */
+function runApp(
+  app: string,
+  env: Record<string, string>,
+  whileListening?: (baseUrl: string) => Promise<void>,
+): Promise<Exit> {
+  const child = spawn(process.execPath, [mainOf(app)], {
+    env: { PATH: process.env['PATH'] ?? '', MODE: 'distributed', PORT: '0', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  let checked: Promise<void> | undefined;
+  let failure: unknown;
+  const onData = (chunk: Buffer): void => {
+    output += chunk.toString();
+    const match = /listening on (http:\/\/\S+)\n/.exec(output);
+    if (match && !checked && whileListening) {
+      checked = whileListening(match[1]!)
+        .catch((error: unknown) => {
+          failure = error;
+        })
+        .finally(() => child.kill('SIGTERM'));
+    }
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => {
+      void Promise.resolve(checked).then(() =>
+        failure ? reject(failure as Error) : resolve({ code, output }),
+      );
+    });
+  });
+}
+
+const APPS = [
+  'gateway',
+  'compat-protocols',
+  'catalog',
+  'tasks',
+  'billing',
+  'media',
+  'runner',
+  'webhooks',
+] as const;
+
+describe('every app starts alone in distributed mode, and refuses to start without its dependencies', () => {
+  let database: ScratchDatabase;
+  let dataDir: string;
+  let services: Record<string, string>;
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--quiet'], { cwd: root });
+    database = await createScratchPostgres();
+    dataDir = mkdtempSync(join(tmpdir(), 'gts-distributed-'));
+    services = { DATA_DIR: dataDir, DATABASE_URL: database.url };
+    for (const name of SERVICE_SETTINGS) {
+      const value = process.env[name];
+      if (value !== undefined) services[name] = value;
+    }
+  });
+  afterAll(async () => {
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it.each(APPS)('%s: listens, answers /healthz and /readyz, and drains on SIGTERM', async (app) => {
+    const exit = await runApp(app, services, async (baseUrl) => {
+      const health = await fetch(`${baseUrl}/healthz`);
+      expect(health.status).toBe(200);
+      expect(health.headers.get('x-request-id')).toMatch(/^req_/);
+      expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
+    });
+    expect(exit.output).toContain(`${app} (distributed mode) listening on http://`);
+    expect(exit.code).toBe(0);
+  });
+
+  it('gateway: the per-key rate limit lives in Redis, so two gateway processes share one bucket', async () => {
+    const env = { ...services, RATE_LIMIT_BURST: '50', RATE_LIMIT_PER_MINUTE: '1' };
+    const remaining: string[] = [];
+    for (let run = 0; run < 2; run += 1) {
+      const exit = await runApp('gateway', env, async (baseUrl) => {
+        const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
+          apiKey: string;
+        };
+        const response = await fetch(`${baseUrl}/api/v1/chat/credit`, {
+          headers: { authorization: `Bearer ${apiKey}` },
+        });
+        expect(response.status).toBe(200);
+        expect(response.headers.get('x-ratelimit-limit')).toBe('50');
+        remaining.push(response.headers.get('x-ratelimit-remaining')!);
+      });
+      expect(exit.code).toBe(0);
+    }
+    // An in-memory bucket would start full in the second process and answer 49 twice.
+    expect(remaining).toEqual(['49', '48']);
+  });
+
+  it.each([
+    ['gateway', 'REDIS_URL', 'Redis'],
+    ['tasks', 'KAFKA_BROKERS', 'Kafka'],
+    ['media', 'DATABASE_URL', 'PostgreSQL'],
+  ])('%s without %s exits 2 naming the setting', async (app, setting, dependency) => {
+    const env = { ...services };
+    delete env[setting];
+    const exit = await runApp(app, env);
+    expect(exit.code).toBe(2);
+    expect(exit.output).toBe(
+      `Invalid configuration: ${setting} is required when MODE=distributed (this app needs ${dependency})\n`,
+    );
+  });
+
+  it.each([
+    ['gateway', { REDIS_URL: 'redis://:hunter2@127.0.0.1:1' }, 'Redis at 127.0.0.1:1'],
+    ['tasks', { KAFKA_BROKERS: '127.0.0.1:1' }, 'Kafka at 127.0.0.1:1'],
+    ['media', { S3_ENDPOINT: 'http://127.0.0.1:1' }, 'S3 at http://127.0.0.1:1 bucket generation-media'],
+    ['catalog', { DATABASE_URL: 'postgresql://app:hunter2@127.0.0.1:1/gen' }, 'PostgreSQL at 127.0.0.1:1'],
+  ])('%s with an unreachable dependency exits 1 and names it (%j)', async (app, broken, target) => {
+    const started = Date.now();
+    const exit = await runApp(app, { ...services, ...broken, DEPENDENCY_TIMEOUT_MS: '1000' });
+    expect(exit.code).toBe(1);
+    expect(exit.output).toContain(`${app}: start-up failed: cannot reach ${target} within 1000 ms: `);
+    expect(exit.output).toMatch(/ECONNREFUSED/);
+    expect(exit.output).not.toContain('hunter2');
+    expect(exit.output).not.toContain('listening on');
+    // Waits about DEPENDENCY_TIMEOUT_MS, not the default 15 s.
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});

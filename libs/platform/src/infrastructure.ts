@@ -1,0 +1,72 @@
+import { Inject, Injectable, Optional, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@gen/core';
+import {
+  CACHE,
+  MemoryCache,
+  MemoryRateLimitStore,
+  RATE_LIMIT_STORE,
+  RedisCache,
+  RedisRateLimitStore,
+  type Cache,
+} from '@gen/edge';
+import { EVENT_BUS, InProcessEventBus, KafkaEventBus, type EventBus } from '@gen/messaging';
+import Redis from 'ioredis';
+
+/** The process's one Redis connection in distributed mode; null in embedded mode. */
+export const REDIS_CLIENT = Symbol('RedisClient');
+
+const distributed = (config: AppConfig): boolean => config.MODE === 'distributed';
+
+/** Closes what the infrastructure providers opened, after the app stopped taking work. */
+@Injectable()
+class InfrastructureShutdown implements OnApplicationShutdown {
+  constructor(
+    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    @Optional() @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.bus.close();
+    if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
+  }
+}
+
+/**
+ * The adapters behind the infrastructure ports, chosen by MODE: in memory and in-process in embedded mode;
+ * Kafka and Redis in distributed mode. Connections open lazily: an app that never publishes never connects
+ * to Kafka (start-up still checks the dependencies the app declares; see waitForDependencies).
+ */
+export function infrastructureProviders(appName: string): Provider[] {
+  return [
+    {
+      provide: REDIS_CLIENT,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) =>
+        distributed(config) && config.REDIS_URL
+          ? new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 3 })
+          : null,
+    },
+    {
+      provide: EVENT_BUS,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): EventBus =>
+        distributed(config) && config.KAFKA_BROKERS
+          ? new KafkaEventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: appName })
+          : new InProcessEventBus(),
+    },
+    {
+      provide: RATE_LIMIT_STORE,
+      inject: [REDIS_CLIENT],
+      useFactory: (redis: Redis | null) =>
+        redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore(),
+    },
+    {
+      provide: CACHE,
+      inject: [REDIS_CLIENT],
+      useFactory: (redis: Redis | null): Cache => (redis ? new RedisCache(redis) : new MemoryCache()),
+    },
+    InfrastructureShutdown,
+  ];
+}
+
+export const INFRASTRUCTURE_EXPORTS = [REDIS_CLIENT, EVENT_BUS, RATE_LIMIT_STORE, CACHE] as const;
