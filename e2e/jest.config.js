@@ -1,7 +1,6 @@
 /**
- * The e2e suite (`npm run test:e2e`): adapters against the real services that `npm run services:up`
- * starts on this machine (KAFKA_BROKERS, DATABASE_URL, REDIS_URL, S3_ENDPOINT from the environment or
- * .env.services).
+ * The e2e suite (`npm run test:e2e`): adapters and apps against real services: those the environment names,
+ * containers when a Docker engine is reachable, or those `npm run services:up` started (see services.js).
  */
 const base = require('../jest.config.js');
 
@@ -11,6 +10,8 @@ module.exports = {
   rootDir: '..',
   roots: ['<rootDir>/e2e'],
   testMatch: ['**/*.e2e-spec.ts'],
+  globalSetup: '<rootDir>/e2e/global-setup.js',
+  globalTeardown: '<rootDir>/e2e/global-teardown.js',
   setupFiles: ['<rootDir>/e2e/services-env.js'],
   testTimeout: 120000,
   maxWorkers: 1,
