@@ -2,7 +2,7 @@
  * bench/bus: events per second and latency from the domain write (a committed transaction that appends to the
  * outbox) to the consumer's effect, through the outbox relay and Kafka, with 1 KiB payloads.
  *
- *   npm run services:up && npm run bench:bus [-- --events 20000 --writers 8]
+ *   npm run services:up && npm run bench:bus [-- --events 20000 --writers 8 --per-tx 1]
  *
  * The consumer's effect is in memory (recording the arrival), so the figures are the bus path itself;
  * a consumer that writes to its database adds its own transaction per event.
@@ -34,6 +34,9 @@ async function main(): Promise<void> {
     args.includes(`--${name}`) ? Number(args[args.indexOf(`--${name}`) + 1]) : fallback;
   const total = flag('events', 20000);
   const writers = flag('writers', 8);
+  // Events per domain transaction: 1 is a write with one event (a task created); more is a write that
+  // emits several, and shows the bus path's own capacity when single-event commits bound the write rate.
+  const perTx = flag('per-tx', 1);
   const brokers = setting('KAFKA_BROKERS').split(',');
   process.env['TEST_DATABASE_URL'] ??= setting('DATABASE_URL');
 
@@ -63,18 +66,21 @@ async function main(): Promise<void> {
   await Promise.all(
     Array.from({ length: writers }, async () => {
       while (next < total) {
-        const i = next++;
-        const event: EventEnvelope = {
-          id: `evt_${topic}_${i}`,
-          type: 'bench.happened',
-          version: 1,
-          key: `key-${i % 64}`,
-          occurredAt: new Date().toISOString(),
-          correlationId: 'bench',
-          causationId: 'bench',
-          payload: { i, filler },
-        };
-        await database.transaction((tx) => appendToOutbox(tx, SCHEMA, topic, [event]));
+        const events: EventEnvelope[] = [];
+        while (events.length < perTx && next < total) {
+          const i = next++;
+          events.push({
+            id: `evt_${topic}_${i}`,
+            type: 'bench.happened',
+            version: 1,
+            key: `key-${i % 64}`,
+            occurredAt: new Date().toISOString(),
+            correlationId: 'bench',
+            causationId: 'bench',
+            payload: { i, filler },
+          });
+        }
+        await database.transaction((tx) => appendToOutbox(tx, SCHEMA, topic, events));
       }
     }),
   );
@@ -88,7 +94,7 @@ async function main(): Promise<void> {
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
   console.log(
-    `bench/bus: ${total} events of 1 KiB, ${writers} writers (one transaction per event), node ${process.version}`,
+    `bench/bus: ${total} events of 1 KiB, ${writers} writers, ${perTx} event(s) per transaction, node ${process.version}`,
   );
   console.log(`domain writes: ${(total / ((written - started) / 1000)).toFixed(0)} events/s`);
   console.log(

@@ -62,6 +62,21 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
     );
   });
 
+  it('keeps the order of many events appended in one statement', async () => {
+    // Ids descending, so neither an id order nor a hash order could pass for the given one.
+    const events = Array.from({ length: 50 }, (_, i) => event('z', 49 - i));
+    await createItem('z', events);
+    const bus = new InProcessEventBus();
+    const seen: string[] = [];
+    await bus.subscribe('items', 'g', async (e) => void seen.push(e.id));
+    const relay = new OutboxRelay(database, bus, { schema: SCHEMA, batchSize: 7 });
+    while ((await relay.drainOnce()) > 0);
+    await bus.close();
+    expect(seen).toEqual(events.map((e) => e.id));
+    expect(await createItem('none', [])).toBeUndefined();
+    expect(await count(`SELECT count(*) AS n FROM "${SCHEMA}"."outbox"`)).toBe(50);
+  });
+
   it('loses nothing and applies nothing twice when the relay dies between publishing and marking', async () => {
     const inner = new InProcessEventBus();
     let deliveries = 0;

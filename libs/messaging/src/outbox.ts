@@ -43,19 +43,24 @@ CREATE TABLE ${table(schema, 'processed_events')} (
 `;
 }
 
-/** Writes events into the outbox inside the caller's transaction: they exist exactly when the change does. */
+/**
+ * Writes events into the outbox inside the caller's transaction: they exist exactly when the change does.
+ * One statement for all of them; `seq` follows their order, so the relay publishes them in that order.
+ */
 export async function appendToOutbox(
   tx: SqlTransaction,
   schema: string,
   topic: string,
   events: readonly EventEnvelope[],
 ): Promise<void> {
-  for (const event of events) {
-    await tx.query(
-      `INSERT INTO ${table(schema, 'outbox')} ("id", "topic", "key", "envelope") VALUES ($1, $2, $3, $4)`,
-      [event.id, topic, event.key, JSON.stringify(event)],
-    );
-  }
+  if (events.length === 0) return;
+  await tx.query(
+    `INSERT INTO ${table(schema, 'outbox')} ("id", "topic", "key", "envelope")
+     SELECT e."id", $1, e."key", e."envelope"::jsonb
+     FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS e("id", "key", "envelope", "n")
+     ORDER BY e."n"`,
+    [topic, events.map((e) => e.id), events.map((e) => e.key), events.map((e) => JSON.stringify(e))],
+  );
 }
 
 /**
