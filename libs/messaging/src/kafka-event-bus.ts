@@ -78,10 +78,17 @@ export class KafkaEventBus implements EventBus {
 
   async subscribe(topic: string, group: string, handler: EventHandler): Promise<Subscription> {
     await this.ensureTopic(topic);
-    const consumer = this.kafka.consumer({ groupId: group, retry: { retries: 10 } });
+    // An idle fetch waits at most a second, so stopping a consumer takes about that, not kafkajs' 5 s.
+    const consumer = this.kafka.consumer({ groupId: group, retry: { retries: 10 }, maxWaitTimeInMs: 1000 });
     this.consumers.add(consumer);
-    await consumer.connect();
-    await consumer.subscribe({ topic, fromBeginning: true });
+    try {
+      await consumer.connect();
+      await consumer.subscribe({ topic, fromBeginning: true });
+    } catch (error) {
+      this.consumers.delete(consumer);
+      await consumer.disconnect().catch(() => undefined);
+      throw error;
+    }
     await consumer.run({
       autoCommit: true,
       // Partitions are handled side by side; within one (so within one key) strictly one at a time.
