@@ -1,0 +1,34 @@
+import { DomainError } from '@gen/core';
+import type { CallReply, CallRequest } from './call-wire';
+import { assertJsonSafe } from './json-safe';
+import type { ServiceHandlers } from './service-handlers';
+
+/**
+ * Runs the handler of a call and turns every outcome into a reply: what the callee does for both transports.
+ * A `DomainError` keeps its meaning; anything else is reported here and crosses as a bare `internal`.
+ */
+export async function answerCall(handlers: ServiceHandlers, request: CallRequest): Promise<CallReply> {
+  const { service, pattern } = request;
+  const handler = handlers.find(service, pattern);
+  if (!handler) return { ok: false, error: { kind: 'unknown_handler' } };
+  let result: unknown;
+  try {
+    result = await handler(request.payload);
+  } catch (error) {
+    if (error instanceof DomainError) {
+      const { code, messageId, params, headers } = error;
+      return {
+        ok: false,
+        error: { kind: 'domain', code, messageId, params: { ...params }, headers: { ...headers } },
+      };
+    }
+    handlers.reportUnexpected(error, { service, pattern });
+    return { ok: false, error: { kind: 'internal' } };
+  }
+  try {
+    assertJsonSafe(result, `the result of ${service}.${pattern}`);
+  } catch (error) {
+    return { ok: false, error: { kind: 'not_json_safe', detail: (error as Error).message } };
+  }
+  return { ok: true, result };
+}
