@@ -1,4 +1,6 @@
+import { DeleteBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
+import { randomBytes } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -122,6 +124,30 @@ describe('every app starts alone in distributed mode, and refuses to start witho
     }
     // An in-memory bucket would start full in the second process and answer 49 twice.
     expect(remaining).toEqual(['49', '48']);
+  });
+
+  it('media: makes its bucket at start when it is missing', async () => {
+    const bucket = `gts-e2e-${randomBytes(4).toString('hex')}`;
+    const s3 = new S3Client({
+      endpoint: services['S3_ENDPOINT'],
+      region: services['S3_REGION'] ?? 'us-east-1',
+      forcePathStyle: true,
+      credentials: {
+        accessKeyId: services['S3_ACCESS_KEY_ID']!,
+        secretAccessKey: services['S3_SECRET_ACCESS_KEY']!,
+      },
+    });
+    try {
+      await expect(s3.send(new HeadBucketCommand({ Bucket: bucket }))).rejects.toThrow();
+      const exit = await runApp('media', { ...services, S3_BUCKET: bucket }, async (baseUrl) => {
+        expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
+      });
+      expect(exit.code).toBe(0);
+      await s3.send(new HeadBucketCommand({ Bucket: bucket }));
+    } finally {
+      await s3.send(new DeleteBucketCommand({ Bucket: bucket })).catch(() => undefined);
+      s3.destroy();
+    }
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { ConfigError, type AppConfig, type Logger } from '@gen/core';
 import Redis from 'ioredis';
 import { Kafka, logLevel } from 'kafkajs';
@@ -151,14 +151,14 @@ async function probe(dependency: Dependency, config: AppConfig, timeoutMs: numbe
             }
           : {}),
       });
+      const abortSignal = AbortSignal.timeout(timeoutMs);
       try {
-        await client.send(new HeadBucketCommand({ Bucket: config.S3_BUCKET }), {
-          abortSignal: AbortSignal.timeout(timeoutMs),
-        });
+        await client.send(new HeadBucketCommand({ Bucket: config.S3_BUCKET }), { abortSignal });
       } catch (error) {
-        // The server answered: a bucket that does not exist yet is created by the adapter on first use.
+        // The server answered that the bucket does not exist yet: make it (uploads and outputs go there).
         const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
         if (status !== 404) throw error;
+        await client.send(new CreateBucketCommand({ Bucket: config.S3_BUCKET }), { abortSignal });
       } finally {
         client.destroy();
       }

@@ -21,6 +21,8 @@ import {
 } from '@gen/edge';
 import type { DynamicModule, Type } from '@nestjs/common';
 import { Lifecycle } from './lifecycle';
+import { PublicBaseUrl } from './object-storage.providers';
+import { LocalObjectStorage, OBJECT_STORAGE, installLocalObjectRoutes } from '@gen/storage';
 import { NestPinoLogger } from './nest-logger';
 
 /** An app without an accounts module fails closed: every credential is unknown to it. */
@@ -28,7 +30,10 @@ const refuseKeys: ApiKeyAuthenticator = { authenticate: async () => null };
 const refuseSessions: ConsoleSessionVerifier = { verify: async () => null };
 const refuseAdmins: AdminTokenVerifier = { verify: async () => false };
 
-function optional<T>(app: NestFastifyApplication, token: symbol): T | undefined {
+function optional<T>(
+  app: NestFastifyApplication,
+  token: symbol | (abstract new (...args: never[]) => T),
+): T | undefined {
   try {
     return app.get<T>(token, { strict: false });
   } catch {
@@ -67,6 +72,15 @@ export async function createHttpApp(
     perKeyPolicy: { burst: config.RATE_LIMIT_BURST, refillPerMinute: config.RATE_LIMIT_PER_MINUTE },
     logger,
     isDraining: () => lifecycle.isDraining(),
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  // Embedded mode serves its own signed object URLs; S3 serves them in distributed mode.
+  const storage = optional<unknown>(app, OBJECT_STORAGE);
+  if (storage instanceof LocalObjectStorage) installLocalObjectRoutes(fastify, storage);
+  const publicBaseUrl = optional<PublicBaseUrl>(app, PublicBaseUrl);
+  fastify.addHook('onListen', (done) => {
+    publicBaseUrl?.listening(baseUrlOf(app, config));
+    done();
   });
   await app.init();
   logger.info({ config: describeConfig(config) }, 'configuration loaded');

@@ -5,3 +5,4 @@ export * from './nest-logger';
 export * from './run-service';
 export * from './infrastructure';
 export * from './dependencies';
+export * from './object-storage.providers';

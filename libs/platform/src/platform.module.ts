@@ -11,6 +11,8 @@ import {
 import { DATABASE, openDatabase, pgliteDirIn } from '@gen/persistence';
 import { INFRASTRUCTURE_EXPORTS, infrastructureProviders } from './infrastructure';
 import { Lifecycle } from './lifecycle';
+import { PublicBaseUrl, objectStorageProviders } from './object-storage.providers';
+import { OBJECT_STORAGE } from '@gen/storage';
 
 export const LOGGER = Symbol('Logger');
 
@@ -47,8 +49,19 @@ export class PlatformModule {
         { provide: READINESS_PROBE, useExisting: Lifecycle },
         { provide: OPENAPI_DOCUMENT, useValue: buildOpenApiDocument([systemOpenApi, ...options.openApi]) },
         ...infrastructureProviders(options.appName ?? 'generation-task-service'),
+        ...objectStorageProviders(),
       ],
-      exports: [APP_CONFIG, LOGGER, CLOCK, DATABASE, Lifecycle, OPENAPI_DOCUMENT, ...INFRASTRUCTURE_EXPORTS],
+      exports: [
+        APP_CONFIG,
+        LOGGER,
+        CLOCK,
+        DATABASE,
+        Lifecycle,
+        OPENAPI_DOCUMENT,
+        ...INFRASTRUCTURE_EXPORTS,
+        OBJECT_STORAGE,
+        PublicBaseUrl,
+      ],
     };
   }
 }

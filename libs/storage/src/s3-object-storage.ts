@@ -21,8 +21,9 @@ export interface S3ObjectStorageOptions {
   readonly endpoint?: string;
   readonly region: string;
   readonly bucket: string;
-  readonly accessKeyId: string;
-  readonly secretAccessKey: string;
+  /** With neither key, the default AWS credential chain (environment, profile, instance role). */
+  readonly accessKeyId?: string;
+  readonly secretAccessKey?: string;
   readonly forcePathStyle: boolean;
   /** For tests: the presigner's clock. */
   readonly signingDate?: () => Date;
@@ -41,7 +42,9 @@ export class S3ObjectStorage implements ObjectStorage {
       endpoint: options.endpoint,
       region: options.region,
       forcePathStyle: options.forcePathStyle,
-      credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey },
+      ...(options.accessKeyId && options.secretAccessKey
+        ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
+        : {}),
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
