@@ -57,7 +57,11 @@ async function main(): Promise<void> {
     latencies.push(Date.now() - Date.parse(e.occurredAt));
     if (latencies.length === total) done();
   });
-  const relay = new OutboxRelay(database, producer, { schema: SCHEMA, batchSize: 1000, pollMs: 5 });
+  const relay = new OutboxRelay(database, producer, {
+    schema: SCHEMA,
+    batchSize: flag('batch', 1000),
+    pollMs: 5,
+  });
   relay.start();
 
   const filler = randomBytes(512).toString('hex'); // 1 KiB of payload

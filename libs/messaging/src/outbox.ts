@@ -19,7 +19,7 @@ CREATE TABLE ${table(schema, 'outbox')} (
     "id" TEXT NOT NULL,
     "topic" TEXT NOT NULL,
     "key" TEXT NOT NULL,
-    "envelope" JSONB NOT NULL,
+    "envelope" JSON NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "published_at" TIMESTAMPTZ(3),
 
@@ -56,7 +56,7 @@ export async function appendToOutbox(
   if (events.length === 0) return;
   await tx.query(
     `INSERT INTO ${table(schema, 'outbox')} ("id", "topic", "key", "envelope")
-     SELECT e."id", $1, e."key", e."envelope"::jsonb
+     SELECT e."id", $1, e."key", e."envelope"::json
      FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS e("id", "key", "envelope", "n")
      ORDER BY e."n"`,
     [topic, events.map((e) => e.id), events.map((e) => e.key), events.map((e) => JSON.stringify(e))],
