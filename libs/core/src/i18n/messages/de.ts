@@ -38,4 +38,20 @@ export const de: MessageCatalog = {
   'credit.model_only_for_grants':
     'Nur eine Guthabenzuteilung kann auf ein Modell beschränkt werden; lassen Sie model bei Wallet- und Aktionsguthaben weg.',
   'credit.expiry_in_past': 'Der Ablaufzeitpunkt muss in der Zukunft liegen.',
+  'model.not_found':
+    'Das Modell {model} existiert nicht. Verwenden Sie eine exakte ID aus der Modellliste, etwa publisher/model oder publisher/model/chat.',
+  'model.search_too_long': 'Der Suchtext ist zu lang: höchstens {max} Zeichen.',
+  'input.not_object': 'Das Feld {field} muss ein JSON-Objekt sein.',
+  'input.wrong_type': 'Das Feld {field} muss vom Typ {type} sein.',
+  'input.not_allowed_value': 'Das Feld {field} muss einen dieser Werte haben: {allowed}.',
+  'input.too_small': 'Das Feld {field} muss mindestens {limit} sein.',
+  'input.too_large': 'Das Feld {field} darf höchstens {limit} sein.',
+  'input.not_above': 'Das Feld {field} muss größer als {limit} sein.',
+  'input.not_below': 'Das Feld {field} muss kleiner als {limit} sein.',
+  'input.not_multiple': 'Das Feld {field} muss ein Vielfaches von {limit} sein.',
+  'input.too_short': 'Das Feld {field} muss mindestens {limit} Zeichen lang sein.',
+  'input.too_long': 'Das Feld {field} darf höchstens {limit} Zeichen lang sein.',
+  'input.too_few_items': 'Das Feld {field} muss mindestens {limit} Einträge haben.',
+  'input.too_many_items': 'Das Feld {field} darf höchstens {limit} Einträge haben.',
+  'input.bad_format': 'Das Feld {field} hat nicht das erwartete Format.',
 };

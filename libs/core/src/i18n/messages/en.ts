@@ -37,6 +37,22 @@ export const en = {
   'credit.model_only_for_grants':
     'Only a grant is limited to a model; omit model for wallet and promo credit.',
   'credit.expiry_in_past': 'The expiry time must be in the future.',
+  'model.not_found':
+    'Model {model} does not exist. Use an exact id from the model list, such as publisher/model or publisher/model/chat.',
+  'model.search_too_long': 'The search text is too long: at most {max} characters.',
+  'input.not_object': 'The field {field} must be a JSON object.',
+  'input.wrong_type': 'The field {field} must be of type {type}.',
+  'input.not_allowed_value': 'The field {field} must be one of: {allowed}.',
+  'input.too_small': 'The field {field} must be at least {limit}.',
+  'input.too_large': 'The field {field} must be at most {limit}.',
+  'input.not_above': 'The field {field} must be greater than {limit}.',
+  'input.not_below': 'The field {field} must be less than {limit}.',
+  'input.not_multiple': 'The field {field} must be a multiple of {limit}.',
+  'input.too_short': 'The field {field} must have at least {limit} characters.',
+  'input.too_long': 'The field {field} must have at most {limit} characters.',
+  'input.too_few_items': 'The field {field} must have at least {limit} items.',
+  'input.too_many_items': 'The field {field} must have at most {limit} items.',
+  'input.bad_format': 'The field {field} does not have the expected format.',
 } as const;
 
 export type MessageId = keyof typeof en;

@@ -37,4 +37,20 @@ export const es: MessageCatalog = {
   'credit.model_only_for_grants':
     'Solo una asignación de crédito puede limitarse a un modelo; omita model para el crédito de monedero y el promocional.',
   'credit.expiry_in_past': 'La fecha de vencimiento debe ser futura.',
+  'model.not_found':
+    'El modelo {model} no existe. Use un identificador exacto de la lista de modelos, como publisher/model o publisher/model/chat.',
+  'model.search_too_long': 'El texto de búsqueda es demasiado largo: como máximo {max} caracteres.',
+  'input.not_object': 'El campo {field} debe ser un objeto JSON.',
+  'input.wrong_type': 'El campo {field} debe ser de tipo {type}.',
+  'input.not_allowed_value': 'El campo {field} debe tener uno de estos valores: {allowed}.',
+  'input.too_small': 'El campo {field} debe valer como mínimo {limit}.',
+  'input.too_large': 'El campo {field} debe valer como máximo {limit}.',
+  'input.not_above': 'El campo {field} debe ser mayor que {limit}.',
+  'input.not_below': 'El campo {field} debe ser menor que {limit}.',
+  'input.not_multiple': 'El campo {field} debe ser múltiplo de {limit}.',
+  'input.too_short': 'El campo {field} debe tener al menos {limit} caracteres.',
+  'input.too_long': 'El campo {field} debe tener como máximo {limit} caracteres.',
+  'input.too_few_items': 'El campo {field} debe tener al menos {limit} elementos.',
+  'input.too_many_items': 'El campo {field} debe tener como máximo {limit} elementos.',
+  'input.bad_format': 'El campo {field} no tiene el formato esperado.',
 };

@@ -38,4 +38,20 @@ export const fr: MessageCatalog = {
   'credit.model_only_for_grants':
     'Seule une attribution de crédit peut être limitée à un modèle ; omettez model pour les crédits de portefeuille et promotionnels.',
   'credit.expiry_in_past': "La date d'expiration doit être dans le futur.",
+  'model.not_found':
+    "Le modèle {model} n'existe pas. Utilisez un identifiant exact de la liste des modèles, par exemple publisher/model ou publisher/model/chat.",
+  'model.search_too_long': 'Le texte de recherche est trop long : {max} caractères au maximum.',
+  'input.not_object': 'Le champ {field} doit être un objet JSON.',
+  'input.wrong_type': 'Le champ {field} doit être de type {type}.',
+  'input.not_allowed_value': "Le champ {field} doit prendre l'une de ces valeurs : {allowed}.",
+  'input.too_small': 'Le champ {field} doit valoir au moins {limit}.',
+  'input.too_large': 'Le champ {field} doit valoir au plus {limit}.',
+  'input.not_above': 'Le champ {field} doit être supérieur à {limit}.',
+  'input.not_below': 'Le champ {field} doit être inférieur à {limit}.',
+  'input.not_multiple': 'Le champ {field} doit être un multiple de {limit}.',
+  'input.too_short': 'Le champ {field} doit contenir au moins {limit} caractères.',
+  'input.too_long': 'Le champ {field} doit contenir au plus {limit} caractères.',
+  'input.too_few_items': 'Le champ {field} doit contenir au moins {limit} éléments.',
+  'input.too_many_items': 'Le champ {field} doit contenir au plus {limit} éléments.',
+  'input.bad_format': "Le champ {field} n'a pas le format attendu.",
 };

@@ -37,4 +37,20 @@ export const ja: MessageCatalog = {
   'credit.model_only_for_grants':
     'モデルに限定できるのは付与クレジットのみです。ウォレットおよびプロモーションクレジットでは model を省略してください。',
   'credit.expiry_in_past': '有効期限には将来の日時を指定してください。',
+  'model.not_found':
+    'モデル {model} は存在しません。モデル一覧にある正確な ID（publisher/model や publisher/model/chat など）を指定してください。',
+  'model.search_too_long': '検索文字列が長すぎます。最大 {max} 文字までです。',
+  'input.not_object': 'フィールド {field} は JSON オブジェクトである必要があります。',
+  'input.wrong_type': 'フィールド {field} の型は {type} である必要があります。',
+  'input.not_allowed_value': 'フィールド {field} は次のいずれかである必要があります: {allowed}。',
+  'input.too_small': 'フィールド {field} は {limit} 以上である必要があります。',
+  'input.too_large': 'フィールド {field} は {limit} 以下である必要があります。',
+  'input.not_above': 'フィールド {field} は {limit} より大きい必要があります。',
+  'input.not_below': 'フィールド {field} は {limit} より小さい必要があります。',
+  'input.not_multiple': 'フィールド {field} は {limit} の倍数である必要があります。',
+  'input.too_short': 'フィールド {field} は {limit} 文字以上である必要があります。',
+  'input.too_long': 'フィールド {field} は {limit} 文字以下である必要があります。',
+  'input.too_few_items': 'フィールド {field} には {limit} 個以上の要素が必要です。',
+  'input.too_many_items': 'フィールド {field} の要素は {limit} 個までです。',
+  'input.bad_format': 'フィールド {field} の形式が正しくありません。',
 };

@@ -36,4 +36,20 @@ export const ko: MessageCatalog = {
   'credit.model_only_for_grants':
     '모델로 제한할 수 있는 것은 지급 크레딧뿐입니다. 지갑 및 프로모션 크레딧에는 model을 생략해 주세요.',
   'credit.expiry_in_past': '만료 시간은 미래 시점이어야 합니다.',
+  'model.not_found':
+    '모델 {model}이(가) 존재하지 않습니다. 모델 목록의 정확한 ID(예: publisher/model 또는 publisher/model/chat)를 사용하세요.',
+  'model.search_too_long': '검색어가 너무 깁니다. 최대 {max}자까지 입력할 수 있습니다.',
+  'input.not_object': '{field} 필드는 JSON 객체여야 합니다.',
+  'input.wrong_type': '{field} 필드의 유형은 {type}이어야 합니다.',
+  'input.not_allowed_value': '{field} 필드는 다음 중 하나여야 합니다: {allowed}.',
+  'input.too_small': '{field} 필드는 {limit} 이상이어야 합니다.',
+  'input.too_large': '{field} 필드는 {limit} 이하여야 합니다.',
+  'input.not_above': '{field} 필드는 {limit}보다 커야 합니다.',
+  'input.not_below': '{field} 필드는 {limit}보다 작아야 합니다.',
+  'input.not_multiple': '{field} 필드는 {limit}의 배수여야 합니다.',
+  'input.too_short': '{field} 필드는 최소 {limit}자여야 합니다.',
+  'input.too_long': '{field} 필드는 최대 {limit}자까지 가능합니다.',
+  'input.too_few_items': '{field} 필드에는 최소 {limit}개의 항목이 필요합니다.',
+  'input.too_many_items': '{field} 필드에는 최대 {limit}개의 항목만 허용됩니다.',
+  'input.bad_format': '{field} 필드의 형식이 올바르지 않습니다.',
 };

@@ -36,4 +36,20 @@ export const ptBR: MessageCatalog = {
   'credit.model_only_for_grants':
     'Somente uma concessão de crédito pode ser limitada a um modelo; omita model para créditos de carteira e promocionais.',
   'credit.expiry_in_past': 'A data de expiração deve estar no futuro.',
+  'model.not_found':
+    'O modelo {model} não existe. Use um identificador exato da lista de modelos, como publisher/model ou publisher/model/chat.',
+  'model.search_too_long': 'O texto de busca é longo demais: no máximo {max} caracteres.',
+  'input.not_object': 'O campo {field} deve ser um objeto JSON.',
+  'input.wrong_type': 'O campo {field} deve ser do tipo {type}.',
+  'input.not_allowed_value': 'O campo {field} deve ter um destes valores: {allowed}.',
+  'input.too_small': 'O campo {field} deve ser no mínimo {limit}.',
+  'input.too_large': 'O campo {field} deve ser no máximo {limit}.',
+  'input.not_above': 'O campo {field} deve ser maior que {limit}.',
+  'input.not_below': 'O campo {field} deve ser menor que {limit}.',
+  'input.not_multiple': 'O campo {field} deve ser um múltiplo de {limit}.',
+  'input.too_short': 'O campo {field} deve ter pelo menos {limit} caracteres.',
+  'input.too_long': 'O campo {field} deve ter no máximo {limit} caracteres.',
+  'input.too_few_items': 'O campo {field} deve ter pelo menos {limit} itens.',
+  'input.too_many_items': 'O campo {field} deve ter no máximo {limit} itens.',
+  'input.bad_format': 'O campo {field} não está no formato esperado.',
 };

@@ -38,4 +38,20 @@ export const ru: MessageCatalog = {
   'credit.model_only_for_grants':
     'Ограничение по модели допускается только для начисления кредита; для кошелька и промокредитов не указывайте model.',
   'credit.expiry_in_past': 'Срок действия должен истекать в будущем.',
+  'model.not_found':
+    'Модель {model} не существует. Укажите точный идентификатор из списка моделей, например publisher/model или publisher/model/chat.',
+  'model.search_too_long': 'Слишком длинный текст поиска: не более {max} символов.',
+  'input.not_object': 'Поле {field} должно быть объектом JSON.',
+  'input.wrong_type': 'Поле {field} должно иметь тип {type}.',
+  'input.not_allowed_value': 'Поле {field} должно иметь одно из значений: {allowed}.',
+  'input.too_small': 'Значение поля {field} должно быть не меньше {limit}.',
+  'input.too_large': 'Значение поля {field} должно быть не больше {limit}.',
+  'input.not_above': 'Значение поля {field} должно быть больше {limit}.',
+  'input.not_below': 'Значение поля {field} должно быть меньше {limit}.',
+  'input.not_multiple': 'Значение поля {field} должно быть кратно {limit}.',
+  'input.too_short': 'Поле {field} должно содержать не менее {limit} символов.',
+  'input.too_long': 'Поле {field} должно содержать не более {limit} символов.',
+  'input.too_few_items': 'Поле {field} должно содержать не менее {limit} элементов.',
+  'input.too_many_items': 'Поле {field} должно содержать не более {limit} элементов.',
+  'input.bad_format': 'Поле {field} имеет неверный формат.',
 };

@@ -1,0 +1,31 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { AVAILABILITY_SOURCES, CATALOG, CatalogService } from './catalog.service';
+import { environmentCredentials, type AvailabilitySources } from './domain/availability';
+import { catalogFilePath } from './load/catalog-file-path';
+import { loadCatalogFile, type LoadCatalogOptions } from './load/load-catalog';
+
+export interface CatalogModuleOptions extends LoadCatalogOptions {
+  /** The catalog file; defaults to `catalogFilePath()` (CATALOG_FILE, else the shipped catalog). */
+  readonly file?: string;
+  /** Where credentials are looked up; defaults to the process environment. */
+  readonly availability?: AvailabilitySources;
+}
+
+/**
+ * The catalog service. The file is loaded and validated when the module is built, so a bad catalog stops
+ * start-up with a CatalogLoadError naming the model and the field.
+ */
+@Module({})
+export class CatalogModule {
+  static forRoot(options: CatalogModuleOptions = {}): DynamicModule {
+    return {
+      module: CatalogModule,
+      providers: [
+        { provide: CATALOG, useFactory: () => loadCatalogFile(options.file ?? catalogFilePath(), options) },
+        { provide: AVAILABILITY_SOURCES, useValue: options.availability ?? environmentCredentials() },
+        CatalogService,
+      ],
+      exports: [CatalogService],
+    };
+  }
+}

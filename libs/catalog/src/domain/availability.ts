@@ -1,0 +1,28 @@
+import type { CatalogModel } from './model';
+
+/**
+ * What `available` depends on, injected so that it is testable: the credentials a binding names
+ * (environment variables, or a secret store) and, when the runner has them, the circuit breakers.
+ */
+export interface AvailabilitySources {
+  /** The value of a named credential, or undefined when it is not configured. */
+  readonly credential: (name: string) => string | undefined;
+  /** True while the circuit of the model's upstream is open. */
+  readonly circuitOpen?: (model: CatalogModel) => boolean;
+}
+
+/** Credentials from the process environment (or another variables object). */
+export function environmentCredentials(env: NodeJS.ProcessEnv = process.env): AvailabilitySources {
+  return { credential: (name) => env[name] };
+}
+
+/**
+ * A model is available when every credential its binding names is configured (set and not blank) and its
+ * upstream's circuit is not open. Offline models name no credential and are always available.
+ */
+export function isAvailable(model: CatalogModel, sources: AvailabilitySources): boolean {
+  const configured = model.binding.credentials.every(
+    (name) => (sources.credential(name) ?? '').trim() !== '',
+  );
+  return configured && !(sources.circuitOpen?.(model) ?? false);
+}
