@@ -48,7 +48,7 @@ function boundaries({ tests }) {
       { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared'] },
       {
         sourceTag: 'scope:embedded',
-        onlyDependOnLibsWithTags: ['scope:shared', 'scope:accounts', 'scope:billing'],
+        onlyDependOnLibsWithTags: ['scope:shared', 'scope:accounts', 'scope:billing', 'scope:catalog'],
       },
       { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared'] },
       ...['compat-protocols', 'catalog', 'tasks', 'media', 'runner', 'webhooks'].map((s) => ({

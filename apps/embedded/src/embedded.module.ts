@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AccountsModule, accountsOpenApi } from '@gen/accounts';
 import { BillingModule, billingOpenApi } from '@gen/billing';
+import { CatalogModule, catalogOpenApi } from '@gen/catalog';
 import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule, composeDomains } from '@gen/platform';
 
@@ -11,8 +12,13 @@ export class EmbeddedModule {
     return {
       module: EmbeddedModule,
       imports: [
-        PlatformModule.forRoot({ config, logger, openApi: [accountsOpenApi, billingOpenApi] }),
+        PlatformModule.forRoot({
+          config,
+          logger,
+          openApi: [accountsOpenApi, billingOpenApi, catalogOpenApi],
+        }),
         composeDomains(AccountsModule, BillingModule),
+        CatalogModule.forRoot({ file: config.CATALOG_FILE }),
       ],
     };
   }

@@ -83,6 +83,21 @@ describe('the OpenAPI document agrees with what the service does', () => {
     });
   });
 
+  it('describes the model catalog as it answers', async () => {
+    const auth = { authorization: `Bearer ${app.boot.apiKey}` };
+    await checked('GET', '/api/v1/models?includeSchema=1&includeExamples=true', { headers: auth });
+    await checked('GET', '/api/v1/models?modality=audio', { headers: auth });
+    await checked('GET', '/api/v1/models?foo=1', { headers: auth });
+    await checked('GET', '/api/v1/models');
+    await checked('GET', '/api/v1/models/local%2Fsketch', { headers: auth });
+    await checked('GET', '/api/v1/models/local%2Fnothing', { headers: auth });
+    await checked('GET', '/console/v1/catalog/models?modality=image');
+    await checked('GET', '/console/v1/catalog/models?modality=smell');
+    await checked('GET', '/v1/models', { headers: auth });
+    await checked('GET', '/v1/models?modality=smell', { headers: auth });
+    await checked('GET', '/v1/models');
+  });
+
   it('has no operation the service does not answer', () => {
     const documented = Object.entries(doc['paths'] as Record<string, Record<string, unknown>>).flatMap(
       ([path, item]) =>

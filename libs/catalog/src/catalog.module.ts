@@ -1,5 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AVAILABILITY_SOURCES, CATALOG, CatalogService } from './catalog.service';
+import { ModelsController } from './http/models.controller';
 import { environmentCredentials, type AvailabilitySources } from './domain/availability';
 import { catalogFilePath } from './load/catalog-file-path';
 import { loadCatalogFile, type LoadCatalogOptions } from './load/load-catalog';
@@ -20,6 +21,7 @@ export class CatalogModule {
   static forRoot(options: CatalogModuleOptions = {}): DynamicModule {
     return {
       module: CatalogModule,
+      controllers: [ModelsController],
       providers: [
         { provide: CATALOG, useFactory: () => loadCatalogFile(options.file ?? catalogFilePath(), options) },
         { provide: AVAILABILITY_SOURCES, useValue: options.availability ?? environmentCredentials() },

@@ -20,3 +20,5 @@ export { catalogFilePath, CATALOG_FILE_VARIABLE } from './load/catalog-file-path
 export { validateModelInput, type ValidateInputOptions } from './validation/validate-input';
 export { inputProblem, type InputProblem } from './validation/input-problem';
 export * from './http/model.dto';
+export * from './http/models.controller';
+export * from './http/catalog.openapi';

@@ -5,6 +5,8 @@ export interface ApiKeyPrincipal {
   /** The account's API error language setting (a supported tag) or null. */
   readonly language: string | null;
   readonly group: string;
+  /** The group's price multiplier, an exact decimal string ("1", "0.85"); applies to every price. */
+  readonly priceMultiplier: string;
 }
 
 /** Who is calling `/console/v1` with a console session token. */

@@ -72,6 +72,13 @@ export const ConfigSchema = Type.Object(
       default: 120,
       description: 'Token bucket size per API key.',
     }),
+    CATALOG_FILE: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'The model catalog file operators edit; unset means the shipped libs/catalog/catalog/models.json.',
+      }),
+    ),
     KAFKA_BROKERS: Type.Optional(
       Type.String({
         pattern: '^[^,\\s:]+:\\d{1,5}(,[^,\\s:]+:\\d{1,5})*$',

@@ -1,8 +1,20 @@
 import type { ApiKeyAuthenticator, ApiKeyPrincipal } from '@gen/contracts';
 import { CachedApiKeyAuthenticator } from './cached-authenticator';
 
-const ALICE: ApiKeyPrincipal = { accountId: 'acc_A', keyId: 'key_A', language: 'de', group: 'default' };
-const BOB: ApiKeyPrincipal = { accountId: 'acc_B', keyId: 'key_B', language: null, group: 'default' };
+const ALICE: ApiKeyPrincipal = {
+  accountId: 'acc_A',
+  keyId: 'key_A',
+  language: 'de',
+  group: 'default',
+  priceMultiplier: '1',
+};
+const BOB: ApiKeyPrincipal = {
+  accountId: 'acc_B',
+  keyId: 'key_B',
+  language: null,
+  group: 'default',
+  priceMultiplier: '1',
+};
 
 /** A fake inner authenticator: answers from a mutable table and counts reads per key. */
 class FakeAuthenticator implements ApiKeyAuthenticator {

@@ -12,3 +12,4 @@ export * from './health.controller';
 export * from './openapi';
 export * from './redis-rate-limit.store';
 export * from './cache';
+export * from './query.pipe';

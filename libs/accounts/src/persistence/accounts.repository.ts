@@ -79,6 +79,14 @@ export class AccountsRepository {
     return this.prisma.apiKey.create({ data: row, select: { id: true, createdAt: true } });
   }
 
+  async groupMultiplierE9(name: string): Promise<bigint | null> {
+    const group = await this.prisma.accountGroup.findUnique({
+      where: { name },
+      select: { multiplierE9: true },
+    });
+    return group?.multiplierE9 ?? null;
+  }
+
   findApiKeyForAuth(keyId: string): Promise<ApiKeyWithAccount | null> {
     return this.prisma.apiKey.findUnique({
       where: { id: keyId },

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ApiKeyAuthenticator, ApiKeyPrincipal } from '@gen/contracts';
-import { hashSecret, sameHash } from '@gen/core';
+import { NANOS_PER_USD, formatUsd, hashSecret, sameHash } from '@gen/core';
 import { keyIdOf } from '../domain/credentials';
 import { AccountsRepository } from '../persistence/accounts.repository';
 
@@ -14,11 +14,14 @@ export class AuthenticateApiKeyUseCase implements ApiKeyAuthenticator {
     if (!keyId) return null;
     const key = await this.accounts.findApiKeyForAuth(keyId);
     if (!key || key.revokedAt !== null || !sameHash(key.secretHash, hashSecret(presentedKey))) return null;
+    const multiplierE9 = await this.accounts.groupMultiplierE9(key.account.groupName);
     return {
       accountId: key.accountId,
       keyId: key.id,
       language: key.account.language,
       group: key.account.groupName,
+      // A group without a row prices at the standard rate.
+      priceMultiplier: formatUsd(multiplierE9 ?? NANOS_PER_USD),
     };
   }
 }

@@ -1,0 +1,114 @@
+import { Controller, Get, Header, Inject, Optional, Query, Req, Res } from '@nestjs/common';
+import { BusinessCode } from '@gen/contracts';
+import { DomainError } from '@gen/core';
+import {
+  MemoryRateLimitStore,
+  QueryBoolean,
+  QueryPipe,
+  RATE_LIMIT_STORE,
+  queryFlag,
+  type RateLimitStore,
+} from '@gen/edge';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CatalogService } from '../catalog.service';
+import { MODALITIES } from '../domain/model';
+
+const Modality = Type.Union(
+  MODALITIES.map((m) => Type.Literal(m)),
+  { description: 'image, video, audio or text.' },
+);
+
+export const ModelListQuery = Type.Object(
+  {
+    modality: Type.Optional(Modality),
+    provider: Type.Optional(Type.String({ maxLength: 128, description: 'Exact creator id, e.g. `local`.' })),
+    task: Type.Optional(Type.String({ maxLength: 128, description: 'Exact task, e.g. `text-to-image`.' })),
+    search: Type.Optional(Type.String({ description: 'Case-insensitive text, at most 128 characters.' })),
+    includeSchema: Type.Optional(QueryBoolean),
+    includeExamples: Type.Optional(QueryBoolean),
+  },
+  { additionalProperties: false },
+);
+type ModelListQuery = Static<typeof ModelListQuery>;
+
+export const OpenAiModelsQuery = Type.Object(
+  { modality: Type.Optional(Modality) },
+  { additionalProperties: false },
+);
+export const NoQuery = Type.Object({}, { additionalProperties: false });
+
+/** Requests per minute (and burst) of the public catalog, per source address. */
+export const PUBLIC_CATALOG_POLICY = { burst: 30, refillPerMinute: 60 } as const;
+
+const filtersOf = (query: ModelListQuery) => ({
+  modality: query.modality,
+  provider: query.provider,
+  task: query.task,
+  search: query.search,
+  includeSchema: queryFlag(query.includeSchema),
+  includeExamples: queryFlag(query.includeExamples),
+});
+
+/** The model list and records (native, priced for the caller), the public catalog, and `/v1/models`. */
+@Controller()
+export class ModelsController {
+  private readonly publicLimits: RateLimitStore;
+
+  constructor(
+    private readonly catalog: CatalogService,
+    @Optional() @Inject(RATE_LIMIT_STORE) rateLimits?: RateLimitStore,
+  ) {
+    this.publicLimits = rateLimits ?? new MemoryRateLimitStore();
+  }
+
+  /** GET /api/v1/models: enabled models with the calling account's prices. */
+  @Get('api/v1/models')
+  @Header('cache-control', 'private, max-age=60')
+  list(@Req() request: FastifyRequest, @Query(new QueryPipe(ModelListQuery)) query: ModelListQuery) {
+    const multiplier = request.edge!.principal!.priceMultiplier;
+    return { items: this.catalog.list(filtersOf(query), { multiplier }) };
+  }
+
+  /** GET /api/v1/models/{model}: the id may hold slashes, raw or encoded as %2F. */
+  @Get('api/v1/models/*')
+  @Header('cache-control', 'private, max-age=60')
+  one(@Req() request: FastifyRequest, @Query(new QueryPipe(NoQuery)) _query: unknown) {
+    // Fastify's wildcard: the rest of the path, slashes included, percent-decoded (so %2F is a slash).
+    const id = (request.params as Record<string, string>)['*'] ?? '';
+    return this.catalog.get(id, { multiplier: request.edge!.principal!.priceMultiplier });
+  }
+
+  /** GET /console/v1/catalog/models: no key, standard prices, a request limit per source address. */
+  @Get('console/v1/catalog/models')
+  @Header('cache-control', 'public, max-age=60')
+  async publicCatalog(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Query(new QueryPipe(ModelListQuery)) query: ModelListQuery,
+  ) {
+    const decision = await this.publicLimits.take(
+      `catalog-ip:${request.ip}`,
+      PUBLIC_CATALOG_POLICY,
+      Date.now(),
+    );
+    void reply.header('x-ratelimit-limit', String(decision.limit));
+    void reply.header('x-ratelimit-remaining', String(decision.remaining));
+    if (!decision.allowed) {
+      const seconds = decision.retryAfterSeconds;
+      throw new DomainError(
+        BusinessCode.RateLimited,
+        'rate.limited',
+        { seconds },
+        { 'retry-after': String(seconds) },
+      );
+    }
+    return { items: this.catalog.list(filtersOf(query)) };
+  }
+
+  /** GET /v1/models: the OpenAI list shape, no prices; `?modality=` filters. */
+  @Get('v1/models')
+  openAi(@Query(new QueryPipe(OpenAiModelsQuery)) query: Static<typeof OpenAiModelsQuery>) {
+    return this.catalog.openAiList({ modality: query.modality });
+  }
+}
