@@ -42,7 +42,13 @@ describe('the model catalog over HTTP: /api/v1/models, the public catalog, /v1/m
       const reply = await app.call('GET', '/api/v1/models', { headers: auth });
       expect(reply.status).toBe(200);
       expect(reply.headers.get('cache-control')).toBe('private, max-age=60');
+      expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(reply.headers.get('x-ratelimit-limit')).toBeTruthy();
+      expect(reply.json).toMatchObject({
+        code: 200,
+        msg: 'success',
+        request_id: reply.headers.get('x-request-id'),
+      });
       const items = itemsOf(reply);
       expect(items.map((m) => m.model)).toEqual(
         expect.arrayContaining(['local/echo/chat', 'local/sketch', 'local/tone', 'local/reel']),
@@ -110,6 +116,17 @@ describe('the model catalog over HTTP: /api/v1/models, the public catalog, /v1/m
       expect(reply.status).toBe(400);
       expect(reply.json).toMatchObject({ code: 400, msg });
       expect(reply.json).not.toHaveProperty('data');
+    });
+
+    it('serves the same list again with its own request id and language', async () => {
+      const first = await app.call('GET', '/api/v1/models?modality=image', { headers: auth });
+      const again = await app.call('GET', '/api/v1/models?modality=image', {
+        headers: { ...auth, 'accept-language': 'ja' },
+      });
+      expect(again.json['data']).toEqual(first.json['data']);
+      expect(again.json['request_id']).not.toBe(first.json['request_id']);
+      expect(again.json['request_id']).toBe(again.headers.get('x-request-id'));
+      expect(again.json['msg']).not.toBe(first.json['msg']);
     });
 
     it('answers in the caller’s language', async () => {
@@ -198,6 +215,8 @@ describe('the model catalog over HTTP: /api/v1/models, the public catalog, /v1/m
     it('lists every model in the OpenAI shape, without prices, with the chat details', async () => {
       const reply = await app.call('GET', '/v1/models', { headers: { 'x-api-key': app.boot.apiKey } });
       expect(reply.status).toBe(200);
+      expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(Object.keys(reply.json).sort()).toEqual(['data', 'object']);
       expect(reply.json['object']).toBe('list');
       const data = reply.json['data'] as Record<string, unknown>[];
       const echo = data.find((m) => m['id'] === 'local/echo/chat')!;

@@ -109,6 +109,15 @@ function authenticate(
   }
 }
 
+/**
+ * A response body already serialised as JSON, e.g. a large list kept between requests: the edge puts it in
+ * the envelope (or sends it as it is) without serialising it again.
+ */
+export class SerializedJson {
+  constructor(readonly json: string) {}
+}
+const asIs = (payload: unknown): string => payload as string;
+
 /** The success `msg` of each language, translated once. */
 const SUCCESS = Object.fromEntries(
   SUPPORTED_LANGUAGES.map((language) => [language, translate(language, 'success')]),
@@ -151,11 +160,20 @@ export function installEdge(fastify: FastifyInstance, deps: EdgeDependencies): v
       done: (err: null, value: unknown) => void,
     ) => {
       const edge = request.edge;
-      if (!edge || !usesEnvelope(edge.family) || reply.statusCode >= 300) return done(null, payload);
+      const serialized = payload instanceof SerializedJson ? payload.json : undefined;
+      // Already JSON: sent as it is (no second serialisation).
+      if (serialized !== undefined) void reply.serializer(asIs);
+      if (!edge || !usesEnvelope(edge.family) || reply.statusCode >= 300)
+        return done(null, serialized ?? payload);
       const language = negotiateLanguage(
         request.headers['accept-language'],
         edge.principal?.language ?? edge.console?.language ?? null,
       );
+      if (serialized !== undefined)
+        return done(
+          null,
+          `{"code":${BusinessCode.Ok},"msg":${JSON.stringify(SUCCESS[language])},"data":${serialized},"request_id":${JSON.stringify(request.id)}}`,
+        );
       done(null, { code: BusinessCode.Ok, msg: SUCCESS[language], data: payload, request_id: request.id });
     },
   );

@@ -6,6 +6,7 @@ import {
   QueryBoolean,
   QueryPipe,
   RATE_LIMIT_STORE,
+  SerializedJson,
   queryFlag,
   type RateLimitStore,
 } from '@gen/edge';
@@ -50,10 +51,37 @@ const filtersOf = (query: ModelListQuery) => ({
   includeExamples: queryFlag(query.includeExamples),
 });
 
+/**
+ * Serialised answers kept for a second: the catalog is fixed at start, but `available` follows credentials
+ * and circuit breakers, so an answer is never older than that. Serialising the list with every input schema
+ * costs more than everything else a request does.
+ */
+class AnswerCache {
+  private readonly entries = new Map<string, { body: SerializedJson; expiresMs: number }>();
+
+  constructor(
+    private readonly ttlMs = 1000,
+    private readonly maxEntries = 1000,
+  ) {}
+
+  get(key: string, build: () => unknown): SerializedJson {
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.expiresMs > now) return hit.body;
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    const body = new SerializedJson(JSON.stringify(build()));
+    this.entries.set(key, { body, expiresMs: now + this.ttlMs });
+    return body;
+  }
+}
+
+const keyOf = (...parts: unknown[]) => JSON.stringify(parts);
+
 /** The model list and records (native, priced for the caller), the public catalog, and `/v1/models`. */
 @Controller()
 export class ModelsController {
   private readonly publicLimits: RateLimitStore;
+  private readonly answers = new AnswerCache();
 
   constructor(
     private readonly catalog: CatalogService,
@@ -67,7 +95,10 @@ export class ModelsController {
   @Header('cache-control', 'private, max-age=60')
   list(@Req() request: FastifyRequest, @Query(new QueryPipe(ModelListQuery)) query: ModelListQuery) {
     const multiplier = request.edge!.principal!.priceMultiplier;
-    return { items: this.catalog.list(filtersOf(query), { multiplier }) };
+    const filters = filtersOf(query);
+    return this.answers.get(keyOf('list', filters, multiplier), () => ({
+      items: this.catalog.list(filters, { multiplier }),
+    }));
   }
 
   /** GET /api/v1/models/{model}: the id may hold slashes, raw or encoded as %2F. */
@@ -76,7 +107,12 @@ export class ModelsController {
   one(@Req() request: FastifyRequest, @Query(new QueryPipe(NoQuery)) _query: unknown) {
     // Fastify's wildcard: the rest of the path, slashes included, percent-decoded (so %2F is a slash).
     const id = (request.params as Record<string, string>)['*'] ?? '';
-    return this.catalog.get(id, { multiplier: request.edge!.principal!.priceMultiplier });
+    const multiplier = request.edge!.principal!.priceMultiplier;
+    // Unknown ids throw here, before anything is kept.
+    const model = this.catalog.resolve(id);
+    return this.answers.get(keyOf('one', model.id, multiplier), () =>
+      this.catalog.get(model.id, { multiplier }),
+    );
   }
 
   /** GET /console/v1/catalog/models: no key, standard prices, a request limit per source address. */
@@ -103,12 +139,15 @@ export class ModelsController {
         { 'retry-after': String(seconds) },
       );
     }
-    return { items: this.catalog.list(filtersOf(query)) };
+    const filters = filtersOf(query);
+    return this.answers.get(keyOf('public', filters), () => ({ items: this.catalog.list(filters) }));
   }
 
   /** GET /v1/models: the OpenAI list shape, no prices; `?modality=` filters. */
   @Get('v1/models')
   openAi(@Query(new QueryPipe(OpenAiModelsQuery)) query: Static<typeof OpenAiModelsQuery>) {
-    return this.catalog.openAiList({ modality: query.modality });
+    return this.answers.get(keyOf('openai', query.modality), () =>
+      this.catalog.openAiList({ modality: query.modality }),
+    );
   }
 }
