@@ -1,6 +1,6 @@
 import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,6 +111,32 @@ describe('the embedded process: first start, drain on SIGTERM, configuration err
       first.child.kill('SIGKILL');
     }
   }, 90_000);
+
+  it('refuses to start with a catalog whose example fails its schema, naming model and example', async () => {
+    const shipped = JSON.parse(
+      readFileSync(join(root, 'libs', 'catalog', 'catalog', 'models.json'), 'utf8'),
+    ) as { models: { id: string; examples: { input: Record<string, unknown> }[] }[] };
+    const sketch = shipped.models.find((m) => m.id === 'local/sketch')!;
+    sketch.examples.push({ input: { prompt: 'too wide', width: 100000 } });
+    const file = join(dataDir, 'bad-catalog.json');
+    writeFileSync(file, JSON.stringify(shipped));
+    const child = spawn(process.execPath, [main], {
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'gts-cat-')),
+        CATALOG_FILE: file,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise((r) => child.on('exit', r));
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `start-up failed: catalog: model "local/sketch": examples[${sketch.examples.length - 1}].input is invalid: `,
+    );
+    expect(stderr).toContain('width');
+  });
 
   it.each([
     ['PORT', 'eighty'],
