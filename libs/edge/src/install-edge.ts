@@ -38,7 +38,8 @@ export interface EdgeDependencies {
   readonly isDraining: () => boolean;
 }
 
-function applyRateDecision(decision: RateDecision, reply: FastifyReply): void {
+/** Sets the rate headers of a decision on the reply; a refusal throws 429 with Retry-After. */
+export function applyRateDecision(decision: RateDecision, reply: FastifyReply): void {
   reply.header('x-ratelimit-limit', String(decision.limit));
   reply.header('x-ratelimit-remaining', String(decision.remaining));
   if (!decision.allowed) {

@@ -1,12 +1,11 @@
 import { Controller, Get, Header, Inject, Optional, Query, Req, Res } from '@nestjs/common';
-import { BusinessCode } from '@gen/contracts';
-import { DomainError } from '@gen/core';
 import {
   MemoryRateLimitStore,
   QueryBoolean,
   QueryPipe,
   RATE_LIMIT_STORE,
   SerializedJson,
+  applyRateDecision,
   queryFlag,
   type RateLimitStore,
 } from '@gen/edge';
@@ -128,17 +127,7 @@ export class ModelsController {
       PUBLIC_CATALOG_POLICY,
       Date.now(),
     );
-    void reply.header('x-ratelimit-limit', String(decision.limit));
-    void reply.header('x-ratelimit-remaining', String(decision.remaining));
-    if (!decision.allowed) {
-      const seconds = decision.retryAfterSeconds;
-      throw new DomainError(
-        BusinessCode.RateLimited,
-        'rate.limited',
-        { seconds },
-        { 'retry-after': String(seconds) },
-      );
-    }
+    applyRateDecision(decision, reply);
     const filters = filtersOf(query);
     return this.answers.get(keyOf('public', filters), () => ({ items: this.catalog.list(filters) }));
   }
