@@ -1,12 +1,14 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AccountsModule, accountsOpenApi } from '@gen/accounts';
 import { BillingModule, billingOpenApi } from '@gen/billing';
+import { CatalogModule, catalogOpenApi } from '@gen/catalog';
 import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule, composeDomains } from '@gen/platform';
 
 /**
- * The native edge, administration and the OpenAPI document. Until the synchronous service transport lands
- * (distributed-infrastructure issue), it hosts the accounts and billing modules in-process behind their ports.
+ * The native edge, administration, the model routes and the OpenAPI document. Until domain calls go through
+ * the service transport (libs/transport), it hosts the accounts and billing modules in-process behind their
+ * ports; the catalog, a file held in memory, it serves itself.
  */
 @Module({})
 export class GatewayAppModule {
@@ -14,8 +16,13 @@ export class GatewayAppModule {
     return {
       module: GatewayAppModule,
       imports: [
-        PlatformModule.forRoot({ config, logger, openApi: [accountsOpenApi, billingOpenApi] }),
+        PlatformModule.forRoot({
+          config,
+          logger,
+          openApi: [accountsOpenApi, billingOpenApi, catalogOpenApi],
+        }),
         composeDomains(AccountsModule, BillingModule),
+        CatalogModule.forRoot({ file: config.CATALOG_FILE }),
       ],
     };
   }
