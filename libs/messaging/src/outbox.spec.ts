@@ -127,4 +127,38 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
     await bus.close();
     expect(seen).toEqual(['evt_p_1']);
   });
+
+  it('lets one of two relays publish at a time, and the other take over when it stops', async () => {
+    const bus = new InProcessEventBus();
+    const seen: string[] = [];
+    await bus.subscribe('items', 'g', async (e) => void seen.push(e.id));
+    const publishedBy: string[] = [];
+    const through = (name: string): EventBus => ({
+      publish: async (topic, events) => {
+        publishedBy.push(...events.map(() => name));
+        await bus.publish(topic, events);
+      },
+      subscribe: (topic, group, handler) => bus.subscribe(topic, group, handler),
+      close: async () => undefined,
+    });
+    const waitFor = async (count: number) => {
+      const deadline = Date.now() + 10_000;
+      while (seen.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    };
+    const a = new OutboxRelay(database, through('a'), { schema: SCHEMA, pollMs: 5, leaseMs: 200 });
+    const b = new OutboxRelay(database, through('b'), { schema: SCHEMA, pollMs: 5, leaseMs: 200 });
+    a.start();
+    b.start();
+    for (let i = 0; i < 20; i += 1) await createItem(`q${i}`, [event('q', i)]);
+    await waitFor(20);
+    await a.stop();
+    const before = publishedBy.length;
+    for (let i = 20; i < 30; i += 1) await createItem(`q${i}`, [event('q', i)]);
+    await waitFor(30);
+    await b.stop();
+    await bus.close();
+    // Each event exactly once, in order, although both relays ran side by side.
+    expect(seen).toEqual(Array.from({ length: 30 }, (_, i) => `evt_q_${i}`));
+    expect(publishedBy.slice(before).every((name) => name === 'b')).toBe(true);
+  });
 });

@@ -87,6 +87,8 @@ export interface OutboxRelayOptions {
   readonly schema: string;
   readonly batchSize?: number;
   readonly pollMs?: number;
+  /** How long a running relay keeps its lock before giving another relay a chance; default 1000. */
+  readonly leaseMs?: number;
 }
 
 /**
@@ -96,9 +98,9 @@ export interface OutboxRelayOptions {
  * consumers deduplicate with `handleOnce`.
  */
 export class OutboxRelay {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
+  private running: Promise<void> | undefined;
   private stopped = false;
+  private wake: (() => void) | undefined;
 
   constructor(
     private readonly database: Database,
@@ -106,54 +108,80 @@ export class OutboxRelay {
     private readonly options: OutboxRelayOptions,
   ) {}
 
+  private get lockName(): string {
+    return `outbox:${this.options.schema}`;
+  }
+
   /** Publishes one batch; returns how many rows it published. */
   drainOnce(): Promise<number> {
+    return this.database.withLock(this.lockName, (db) => this.drain(db));
+  }
+
+  /** One batch on a connection that holds the relay lock: read, publish in order, mark. */
+  private async drain(db: Pick<Database, 'query'>): Promise<number> {
     const outbox = table(this.options.schema, 'outbox');
-    return this.database.withLock(`outbox:${this.options.schema}`, async (db) => {
-      const rows = await db.query<{ seq: string; topic: string; envelope: EventEnvelope | string }>(
-        `SELECT "seq", "topic", "envelope" FROM ${outbox} WHERE "published_at" IS NULL ORDER BY "seq" LIMIT $1`,
-        [this.options.batchSize ?? 500],
-      );
-      if (rows.length === 0) return 0;
-      const byTopic = new Map<string, EventEnvelope[]>();
-      for (const row of rows) {
-        const envelope =
-          typeof row.envelope === 'string' ? (JSON.parse(row.envelope) as EventEnvelope) : row.envelope;
-        byTopic.set(row.topic, [...(byTopic.get(row.topic) ?? []), envelope]);
-      }
-      for (const [topic, events] of byTopic) await this.bus.publish(topic, events);
-      await db.query(`UPDATE ${outbox} SET "published_at" = now() WHERE "seq" = ANY($1::bigint[])`, [
-        rows.map((r) => r.seq),
-      ]);
-      return rows.length;
+    const rows = await db.query<{ seq: string; topic: string; envelope: EventEnvelope | string }>(
+      `SELECT "seq", "topic", "envelope" FROM ${outbox} WHERE "published_at" IS NULL ORDER BY "seq" LIMIT $1`,
+      [this.options.batchSize ?? 500],
+    );
+    if (rows.length === 0) return 0;
+    const byTopic = new Map<string, EventEnvelope[]>();
+    for (const row of rows) {
+      const envelope =
+        typeof row.envelope === 'string' ? (JSON.parse(row.envelope) as EventEnvelope) : row.envelope;
+      const events = byTopic.get(row.topic);
+      if (events) events.push(envelope);
+      else byTopic.set(row.topic, [envelope]);
+    }
+    for (const [topic, events] of byTopic) await this.bus.publish(topic, events);
+    await db.query(`UPDATE ${outbox} SET "published_at" = now() WHERE "seq" = ANY($1::bigint[])`, [
+      rows.map((r) => r.seq),
+    ]);
+    return rows.length;
+  }
+
+  /** Waits `ms`, or less when the relay is stopped meanwhile. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
     });
   }
 
-  /** Polls until stopped; a full batch is followed at once by the next. */
+  /**
+   * Polls until stopped; a full batch is followed at once by the next. The relay keeps its lock (and its
+   * connection) for a lease of `leaseMs` (default 1 s) and polls under it, so a batch costs no lock round
+   * trips; between leases another relay of the same schema may take over. An error (the connection died)
+   * ends the lease; the relay tries again a second later.
+   */
   start(): void {
-    const tick = (): void => {
-      if (this.stopped) return;
-      this.running = this.drainOnce();
-      this.running.then(
-        (count) => {
-          if (!this.stopped)
-            this.timer = setTimeout(
-              tick,
-              count >= (this.options.batchSize ?? 500) ? 0 : (this.options.pollMs ?? 50),
-            );
-        },
-        () => {
-          if (!this.stopped) this.timer = setTimeout(tick, 1000);
-        },
-      );
+    const batchSize = this.options.batchSize ?? 500;
+    const pollMs = this.options.pollMs ?? 50;
+    const leaseMs = this.options.leaseMs ?? 1000;
+    const lease = async (db: Pick<Database, 'query'>): Promise<void> => {
+      const until = Date.now() + leaseMs;
+      while (!this.stopped && Date.now() < until) {
+        if ((await this.drain(db)) < batchSize && !this.stopped) await this.pause(pollMs);
+      }
     };
-    tick();
+    this.running = (async () => {
+      while (!this.stopped) {
+        try {
+          await this.database.withLock(this.lockName, lease);
+        } catch {
+          if (!this.stopped) await this.pause(1000);
+        }
+      }
+    })();
   }
 
   /** Stops polling and waits for the batch in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
+    this.wake?.();
+    await this.running;
   }
 }
