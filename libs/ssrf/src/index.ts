@@ -1,0 +1,5 @@
+export * from './address-ranges';
+export * from './private-cidr-allow-list';
+export * from './host-resolver';
+export * from './callback-url-check';
+export * from './guarded-lookup';
