@@ -1,4 +1,5 @@
 import { createScratchPostgres, DATABASE_KINDS, type ScratchDatabase } from '@gen/testing';
+import { Client } from 'pg';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +91,30 @@ describe.each(DATABASE_KINDS)('accounts and funds persist on %s', (kind) => {
       }
     } finally {
       if (!firstClosed) await first.close();
+    }
+  });
+});
+
+describe('a fleet starting at once against one PostgreSQL database', () => {
+  it('makes one demo account between its processes, and each finds it', async () => {
+    const scratch = await createScratchPostgres();
+    const dataDir = mkdtempSync(join(tmpdir(), 'gts-fleet-'));
+    const env = { DATA_DIR: dataDir, DATABASE_URL: scratch.url, LOG_LEVEL: 'silent' };
+    const started = await Promise.allSettled([startEmbedded(env), startEmbedded(env), startEmbedded(env)]);
+    const apps = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    try {
+      expect(started.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+      expect(new Set(apps.map((app) => app.boot.accountId)).size).toBe(1);
+      expect(new Set(apps.map((app) => app.boot.apiKey)).size).toBe(1);
+      const client = new Client({ connectionString: scratch.url });
+      await client.connect();
+      const { rows } = await client.query<{ n: string }>('SELECT count(*) AS n FROM accounts.accounts');
+      await client.end();
+      expect(rows[0]!.n).toBe('1');
+    } finally {
+      await Promise.all(apps.map((app) => app.close()));
+      await scratch.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

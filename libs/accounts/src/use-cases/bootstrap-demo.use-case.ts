@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IdPrefix } from '@gen/contracts';
 import { APP_CONFIG, NANOS_PER_USD, newId, type AppConfig } from '@gen/core';
+import { DATABASE, type Database } from '@gen/persistence';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueAdminToken } from '../domain/credentials';
@@ -28,9 +29,20 @@ export class BootstrapDemoUseCase {
     private readonly createAccount: CreateAccountUseCase,
     private readonly createApiKey: CreateApiKeyUseCase,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(DATABASE) private readonly database: Database,
   ) {}
 
-  async execute(baseUrl: string): Promise<{ created: boolean; file: BootstrapFile | null; path: string }> {
+  /**
+   * Under an advisory lock, so that processes starting at once against one database (a fleet) make one demo
+   * account between them; the others find it.
+   */
+  execute(baseUrl: string): Promise<{ created: boolean; file: BootstrapFile | null; path: string }> {
+    return this.database.withLock('accounts:bootstrap', () => this.bootstrap(baseUrl));
+  }
+
+  private async bootstrap(
+    baseUrl: string,
+  ): Promise<{ created: boolean; file: BootstrapFile | null; path: string }> {
     const path = join(this.config.DATA_DIR, 'bootstrap.json');
     if (await this.accounts.findBootstrap()) {
       if (!existsSync(path)) return { created: false, file: null, path };
