@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@gen/contracts';
-import { Kafka, Partitioners, logLevel, type Consumer, type Producer } from 'kafkajs';
+import type { Logger } from '@gen/core';
+import { Kafka, Partitioners, logLevel, type Consumer, type LogEntry, type Producer } from 'kafkajs';
 import type { EventBus, EventHandler, Subscription } from './event-bus';
 
 export interface KafkaEventBusOptions {
@@ -7,6 +8,21 @@ export interface KafkaEventBusOptions {
   readonly clientId: string;
   /** Partitions of topics this bus creates (parallelism of one consumer group). */
   readonly partitions?: number;
+  /** Where the client's own messages go, as JSON lines of the service's log; kafkajs' console otherwise. */
+  readonly logger?: Logger;
+}
+
+/** kafkajs' messages through the service's logger: one JSON line each, with the client's namespace. */
+export function kafkaLogCreator(logger: Logger) {
+  return () =>
+    ({ namespace, level, log }: LogEntry): void => {
+      const { message, timestamp: _timestamp, logger: _name, ...fields } = log;
+      const entry = { kafka: namespace, ...fields };
+      if (level === logLevel.ERROR || level === logLevel.NOTHING) logger.error(entry, message);
+      else if (level === logLevel.WARN) logger.warn(entry, message);
+      else if (level === logLevel.INFO) logger.info(entry, message);
+      else logger.debug(entry, message);
+    };
 }
 
 /**
@@ -27,6 +43,7 @@ export class KafkaEventBus implements EventBus {
       clientId: options.clientId,
       brokers: [...options.brokers],
       logLevel: logLevel.ERROR,
+      ...(options.logger ? { logCreator: kafkaLogCreator(options.logger) } : {}),
     });
     this.producer = this.kafka.producer({
       idempotent: true,

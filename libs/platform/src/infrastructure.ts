@@ -1,5 +1,5 @@
 import { Inject, Injectable, Optional, type OnApplicationShutdown, type Provider } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@gen/core';
+import { APP_CONFIG, type AppConfig, type Logger } from '@gen/core';
 import {
   CACHE,
   MemoryCache,
@@ -36,7 +36,7 @@ class InfrastructureShutdown implements OnApplicationShutdown {
  * Kafka and Redis in distributed mode. Connections open lazily: an app that never publishes never connects
  * to Kafka (start-up still checks the dependencies the app declares; see waitForDependencies).
  */
-export function infrastructureProviders(appName: string): Provider[] {
+export function infrastructureProviders(appName: string, logger: Logger): Provider[] {
   return [
     {
       provide: REDIS_CLIENT,
@@ -51,7 +51,7 @@ export function infrastructureProviders(appName: string): Provider[] {
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig): EventBus =>
         distributed(config) && config.KAFKA_BROKERS
-          ? new KafkaEventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: appName })
+          ? new KafkaEventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: appName, logger })
           : new InProcessEventBus(),
     },
     {

@@ -48,7 +48,7 @@ export class PlatformModule {
         Lifecycle,
         { provide: READINESS_PROBE, useExisting: Lifecycle },
         { provide: OPENAPI_DOCUMENT, useValue: buildOpenApiDocument([systemOpenApi, ...options.openApi]) },
-        ...infrastructureProviders(options.appName ?? 'generation-task-service'),
+        ...infrastructureProviders(options.appName ?? 'generation-task-service', options.logger),
         ...objectStorageProviders(),
       ],
       exports: [
