@@ -12,6 +12,7 @@ import { appendToOutbox, KafkaEventBus, OutboxRelay, outboxMigrationSql } from '
 import { migrate } from '@gen/persistence';
 import { openTestDatabase, writeMigrationFolder } from '@gen/testing';
 import { randomBytes } from 'node:crypto';
+import { hasFlag, numberFlag } from '../bench-support';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -28,21 +29,17 @@ function setting(name: string): string {
   return value;
 }
 
-const args = process.argv.slice(2);
-const flag = (name: string, fallback: number) =>
-  args.includes(`--${name}`) ? Number(args[args.indexOf(`--${name}`) + 1]) : fallback;
-
 async function main(): Promise<void> {
   // Events per domain transaction: 1 is a write with one event (a task created); 4 a write that emits
   // several, which shows the bus path's own capacity where single-event commits bound the write rate.
   // Both run unless --per-tx picks one.
-  for (const perTx of args.includes('--per-tx') ? [flag('per-tx', 1)] : [1, 4]) await run(perTx);
+  for (const perTx of hasFlag('per-tx') ? [numberFlag('per-tx', 1)] : [1, 4]) await run(perTx);
   console.log('targets: at least 5,000 events/s with p99 under 100 ms');
 }
 
 async function run(perTx: number): Promise<void> {
-  const total = flag('events', 40000);
-  const writers = flag('writers', 8);
+  const total = numberFlag('events', 40000);
+  const writers = numberFlag('writers', 8);
   const brokers = setting('KAFKA_BROKERS').split(',');
   process.env['TEST_DATABASE_URL'] ??= setting('DATABASE_URL');
 
@@ -65,7 +62,7 @@ async function run(perTx: number): Promise<void> {
   });
   const relay = new OutboxRelay(database, producer, {
     schema: SCHEMA,
-    batchSize: flag('batch', 500),
+    batchSize: numberFlag('batch', 500),
     pollMs: 5,
   });
   relay.start();

@@ -15,6 +15,7 @@ import {
   validateModelInput,
   type LoadedModel,
 } from '@gen/catalog';
+import { numberFlag } from '../bench-support';
 
 const TARGET_US = 20;
 
@@ -41,11 +42,6 @@ const CASES: ReadonlyArray<{ name: string; model: string; input: Record<string, 
   },
 ];
 
-function flag(name: string, fallback: number): number {
-  const args = process.argv.slice(2);
-  return args.includes(`--${name}`) ? Number(args[args.indexOf(`--${name}`) + 1]) : fallback;
-}
-
 /** Median of `rounds` runs of `iterations` calls, in µs per call. */
 function measure(run: () => unknown, iterations: number, rounds: number): number {
   for (let i = 0; i < Math.min(iterations, 20000); i++) run(); // warm-up: JIT and ajv's code paths
@@ -59,8 +55,8 @@ function measure(run: () => unknown, iterations: number, rounds: number): number
 }
 
 function main(): void {
-  const iterations = flag('iterations', 200000);
-  const rounds = flag('rounds', 5);
+  const iterations = numberFlag('iterations', 200000);
+  const rounds = numberFlag('rounds', 5);
   const loadStarted = process.hrtime.bigint();
   const catalog = loadCatalogFile(catalogFilePath());
   const loadMs = Number(process.hrtime.bigint() - loadStarted) / 1e6;

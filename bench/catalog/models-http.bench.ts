@@ -7,7 +7,8 @@
  * The server is the embedded app of bench/edge (`--serve edge`), in its own process; autocannon runs here.
  */
 import autocannon from 'autocannon';
-import { fork, type ChildProcess } from 'node:child_process';
+import { median, numberFlag, serverCpuMicros } from '../bench-support';
+import { fork } from 'node:child_process';
 import { join } from 'node:path';
 
 const TARGET_RPS = 5000;
@@ -17,22 +18,10 @@ interface Ready {
   readonly apiKey: string;
 }
 
-function cpuOf(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    child.once('message', (usage: NodeJS.CpuUsage) => resolve(usage.user + usage.system));
-    child.send('cpu');
-  });
-}
-
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const flag = (name: string, fallback: number): number => {
-    const i = args.indexOf(`--${name}`);
-    return i >= 0 ? Number(args[i + 1]) : fallback;
-  };
-  const seconds = flag('seconds', 5);
-  const rounds = flag('rounds', 3);
-  const connections = flag('connections', 32);
+  const seconds = numberFlag('seconds', 5);
+  const rounds = numberFlag('rounds', 3);
+  const connections = numberFlag('connections', 32);
 
   const server = fork(join(__dirname, '..', 'edge', 'edge.bench.js'), ['--serve', 'edge'], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -47,9 +36,9 @@ async function main(): Promise<void> {
   await autocannon({ url, headers, duration: 2, connections }); // warm-up
   const results: { rps: number; p50: number; p99: number; cpu: number; bad: number }[] = [];
   for (let round = 0; round < rounds; round += 1) {
-    const before = await cpuOf(server);
+    const before = await serverCpuMicros(server);
     const r = await autocannon({ url, headers, duration: seconds, connections });
-    const cpu = (await cpuOf(server)) - before;
+    const cpu = (await serverCpuMicros(server)) - before;
     results.push({
       rps: r.requests.average,
       p50: r.latency.p50,
@@ -60,7 +49,6 @@ async function main(): Promise<void> {
   }
   server.kill('SIGTERM');
 
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const rps = median(results.map((r) => r.rps));
   console.log(
     `bench/catalog http: GET /api/v1/models?includeSchema=1 (${bytes} bytes), ${rounds} rounds x ${seconds}s, ${connections} connections, node ${process.version}, medians`,

@@ -13,6 +13,7 @@ import { createHttpApp, baseUrlOf } from '@gen/platform';
 import { seedPglite } from '@gen/testing';
 import { pgliteDirIn } from '@gen/persistence';
 import autocannon from 'autocannon';
+import { median, numberFlag, serverCpuMicros } from '../bench-support';
 import Fastify from 'fastify';
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -86,14 +87,6 @@ function startServer(kind: string, arg = ''): Promise<{ child: ChildProcess; rea
   });
 }
 
-/** The server process's CPU time so far (user + system), in microseconds. */
-function cpuOf(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    child.once('message', (usage: NodeJS.CpuUsage) => resolve(usage.user + usage.system));
-    child.send('cpu');
-  });
-}
-
 async function load(
   server: ChildProcess,
   url: string,
@@ -101,9 +94,9 @@ async function load(
   seconds: number,
   connections: number,
 ): Promise<Figures> {
-  const before = await cpuOf(server);
+  const before = await serverCpuMicros(server);
   const result = await autocannon({ url, headers, duration: seconds, connections });
-  const cpu = (await cpuOf(server)) - before;
+  const cpu = (await serverCpuMicros(server)) - before;
   return {
     rps: result.requests.average,
     cpuPerRequest: cpu / Math.max(1, result.requests.total),
@@ -122,18 +115,10 @@ interface Figures {
   readonly non2xx: number;
 }
 
-const median = (values: number[]): number =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const flag = (name: string, fallback: number): number => {
-    const i = args.indexOf(`--${name}`);
-    return i >= 0 ? Number(args[i + 1]) : fallback;
-  };
-  const seconds = flag('seconds', 5);
-  const rounds = flag('rounds', 3);
-  const connections = flag('connections', 32);
+  const seconds = numberFlag('seconds', 5);
+  const rounds = numberFlag('rounds', 3);
+  const connections = numberFlag('connections', 32);
 
   const edge = await startServer('edge');
   const auth = { authorization: `Bearer ${edge.ready.apiKey!}` };
