@@ -1,8 +1,9 @@
-import { CreateBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { ConfigError, type AppConfig, type Logger } from '@gen/core';
 import Redis from 'ioredis';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
+import { S3ObjectStorage } from '@gen/storage';
+import { s3OptionsOf } from './object-storage.providers';
 
 /** What an app needs outside itself in distributed mode. */
 export type Dependency = 'database' | 'kafka' | 'redis' | 's3';
@@ -137,30 +138,12 @@ async function probe(dependency: Dependency, config: AppConfig, timeoutMs: numbe
       return;
     }
     case 's3': {
-      const client = new S3Client({
-        region: config.S3_REGION,
-        endpoint: config.S3_ENDPOINT,
-        forcePathStyle: config.S3_FORCE_PATH_STYLE,
-        maxAttempts: 1,
-        ...(config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
-          ? {
-              credentials: {
-                accessKeyId: config.S3_ACCESS_KEY_ID,
-                secretAccessKey: config.S3_SECRET_ACCESS_KEY,
-              },
-            }
-          : {}),
-      });
-      const abortSignal = AbortSignal.timeout(timeoutMs);
+      // The adapter itself, so the check sees the same client settings; it also makes a missing bucket.
+      const storage = new S3ObjectStorage(s3OptionsOf(config));
       try {
-        await client.send(new HeadBucketCommand({ Bucket: config.S3_BUCKET }), { abortSignal });
-      } catch (error) {
-        // The server answered that the bucket does not exist yet: make it (uploads and outputs go there).
-        const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-        if (status !== 404) throw error;
-        await client.send(new CreateBucketCommand({ Bucket: config.S3_BUCKET }), { abortSignal });
+        await storage.ensureBucket({ abortSignal: AbortSignal.timeout(timeoutMs) });
       } finally {
-        client.destroy();
+        storage.close();
       }
       return;
     }

@@ -1,6 +1,12 @@
 import type { Provider } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gen/core';
-import { LocalObjectStorage, OBJECT_STORAGE, S3ObjectStorage, type ObjectStorage } from '@gen/storage';
+import {
+  LocalObjectStorage,
+  OBJECT_STORAGE,
+  S3ObjectStorage,
+  type ObjectStorage,
+  type S3ObjectStorageOptions,
+} from '@gen/storage';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,6 +53,18 @@ export function objectUrlSecret(dataDir: string): Buffer {
   return secret;
 }
 
+/** The S3 adapter's options from the settings (also used by the start-up check). */
+export function s3OptionsOf(config: AppConfig): S3ObjectStorageOptions {
+  return {
+    endpoint: config.S3_ENDPOINT,
+    region: config.S3_REGION,
+    bucket: config.S3_BUCKET,
+    accessKeyId: config.S3_ACCESS_KEY_ID,
+    secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+    forcePathStyle: config.S3_FORCE_PATH_STYLE,
+  };
+}
+
 /** OBJECT_STORAGE by MODE: a local directory in DATA_DIR (embedded), S3 (distributed). */
 export function objectStorageProviders(): Provider[] {
   return [
@@ -61,14 +79,7 @@ export function objectStorageProviders(): Provider[] {
       useFactory: (config: AppConfig, baseUrl: PublicBaseUrl): ObjectStorage => {
         if (config.MODE === 'distributed') {
           // The bucket is made, when missing, by the start-up check of the apps that need S3.
-          return new S3ObjectStorage({
-            endpoint: config.S3_ENDPOINT,
-            region: config.S3_REGION,
-            bucket: config.S3_BUCKET,
-            accessKeyId: config.S3_ACCESS_KEY_ID,
-            secretAccessKey: config.S3_SECRET_ACCESS_KEY,
-            forcePathStyle: config.S3_FORCE_PATH_STYLE,
-          });
+          return new S3ObjectStorage(s3OptionsOf(config));
         }
         return new LocalObjectStorage({
           directory: join(config.DATA_DIR, 'objects'),

@@ -50,12 +50,17 @@ export class S3ObjectStorage implements ObjectStorage {
     });
   }
 
-  /** Creates the bucket if it does not exist. */
-  async ensureBucket(): Promise<void> {
+  /**
+   * Creates the bucket when the server says it does not exist (404); any other failure (unreachable, no
+   * permission) is thrown as it is. `abortSignal` bounds the whole check.
+   */
+  async ensureBucket(options: { abortSignal?: AbortSignal } = {}): Promise<void> {
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.options.bucket }));
-    } catch {
-      await this.client.send(new CreateBucketCommand({ Bucket: this.options.bucket }));
+      await this.client.send(new HeadBucketCommand({ Bucket: this.options.bucket }), options);
+    } catch (error) {
+      const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      if (status !== 404) throw error;
+      await this.client.send(new CreateBucketCommand({ Bucket: this.options.bucket }), options);
     }
   }
 
