@@ -7,6 +7,8 @@ export interface ApiKeyPrincipal {
   readonly group: string;
   /** The group's price multiplier, an exact decimal string ("1", "0.85"); applies to every price. */
   readonly priceMultiplier: string;
+  /** The key's daily spend cap, an exact USD decimal string. */
+  readonly dailySpendCap: string;
 }
 
 /** Who is calling `/console/v1` with a console session token. */

@@ -7,6 +7,7 @@ const ALICE: ApiKeyPrincipal = {
   language: 'de',
   group: 'default',
   priceMultiplier: '1',
+  dailySpendCap: '10',
 };
 const BOB: ApiKeyPrincipal = {
   accountId: 'acc_B',
@@ -14,6 +15,7 @@ const BOB: ApiKeyPrincipal = {
   language: null,
   group: 'default',
   priceMultiplier: '1',
+  dailySpendCap: '10',
 };
 
 /** A fake inner authenticator: answers from a mutable table and counts reads per key. */

@@ -16,6 +16,7 @@ export interface ApiKeyWithAccount {
   readonly accountId: string;
   readonly secretHash: string;
   readonly revokedAt: Date | null;
+  readonly dailyCapE9: bigint;
   readonly account: { readonly language: string | null; readonly groupName: string };
 }
 
@@ -95,6 +96,7 @@ export class AccountsRepository {
         accountId: true,
         secretHash: true,
         revokedAt: true,
+        dailyCapE9: true,
         account: { select: { language: true, groupName: true } },
       },
     });

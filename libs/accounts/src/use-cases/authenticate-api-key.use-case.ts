@@ -22,6 +22,7 @@ export class AuthenticateApiKeyUseCase implements ApiKeyAuthenticator {
       group: key.account.groupName,
       // A group without a row prices at the standard rate.
       priceMultiplier: formatUsd(multiplierE9 ?? NANOS_PER_USD),
+      dailySpendCap: formatUsd(key.dailyCapE9),
     };
   }
 }

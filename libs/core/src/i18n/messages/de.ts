@@ -54,4 +54,36 @@ export const de: MessageCatalog = {
   'input.too_few_items': 'Das Feld {field} muss mindestens {limit} Einträge haben.',
   'input.too_many_items': 'Das Feld {field} darf höchstens {limit} Einträge haben.',
   'input.bad_format': 'Das Feld {field} hat nicht das erwartete Format.',
+  'balance.insufficient': 'Unzureichendes Guthaben: Die verfügbaren Mittel decken diese Anfrage nicht.',
+  'spend_cap.reached': 'Das tägliche Ausgabenlimit dieses API-Schlüssels deckt diese Anfrage nicht.',
+  'quote.expired_or_changed':
+    'Das Angebot ist abgelaufen oder passt nicht zu dieser Anfrage. Fordern Sie ein neues Angebot an.',
+  'quote.incomplete': 'Senden Sie quoteId und expectedCost zusammen.',
+  'idempotency.conflict':
+    'Dieser Idempotency-Key wurde bereits für eine andere Anfrage verwendet. Verwenden Sie für eine neue Anfrage einen neuen Schlüssel.',
+  'idempotency.other_api_key':
+    'Dieser Idempotency-Key wurde bereits von einem anderen API-Schlüssel dieses Kontos verwendet.',
+  'idempotency.in_progress':
+    'Eine Anfrage mit diesem Idempotency-Key wird noch verarbeitet. Wiederholen Sie sie mit demselben Schlüssel und Inhalt.',
+  'idempotency.invalid_key':
+    'Der Header Idempotency-Key muss aus 1 bis 255 sichtbaren ASCII-Zeichen bestehen.',
+  'callback.invalid': 'Ungültige Callback-URL',
+  'retention.invalid': 'X-Service-Retention muss eine ganze Zahl von Sekunden größer als 0 sein.',
+  'model.unavailable':
+    'Das Modell {model} ist derzeit nicht verfügbar. Versuchen Sie es später erneut oder wählen Sie ein anderes Modell.',
+  'task.not_found': 'Aufgabe nicht gefunden.',
+  'task.error.upstream_failed':
+    'Der Modellanbieter konnte kein Ergebnis erzeugen. Die Reservierung wurde freigegeben; Sie können die Aufgabe wiederholen.',
+  'task.error.content_rejected':
+    'Die Anfrage wurde von der Inhaltsrichtlinie abgelehnt. Es wurde nichts berechnet.',
+  'task.error.internal_error':
+    'Die Aufgabe ist wegen eines internen Fehlers fehlgeschlagen. Die Reservierung wurde freigegeben; Sie können die Aufgabe wiederholen.',
+  'task.not_retryable':
+    'Nur eine fehlgeschlagene, abgelaufene oder abgebrochene Aufgabe kann wiederholt werden.',
+  'task.not_terminal':
+    'Die Aufgabe ist noch in der Warteschlange oder läuft. Warten Sie auf einen Endzustand.',
+  'query.range_too_long': 'Der Datumsbereich ist länger als {max} Tage.',
+  'query.invalid_range': 'Das Datum from muss vor dem Datum to liegen.',
+  'query.timeout':
+    'Die Abfrage hat ihr Zeitbudget überschritten. Versuchen Sie einen kürzeren Datumsbereich.',
 };

@@ -53,6 +53,30 @@ export const en = {
   'input.too_few_items': 'The field {field} must have at least {limit} items.',
   'input.too_many_items': 'The field {field} must have at most {limit} items.',
   'input.bad_format': 'The field {field} does not have the expected format.',
+  'balance.insufficient': 'Insufficient balance: the funds available do not cover this request.',
+  'spend_cap.reached': "This API key's daily spend cap does not cover this request.",
+  'quote.expired_or_changed': 'The quote has expired or does not match this request. Request a new quote.',
+  'quote.incomplete': 'Send quoteId and expectedCost together.',
+  'idempotency.conflict':
+    'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+  'idempotency.other_api_key': 'This Idempotency-Key was already used by another API key of this account.',
+  'idempotency.in_progress':
+    'A request with this Idempotency-Key is still being processed. Retry with the same key and payload.',
+  'idempotency.invalid_key': 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.',
+  'callback.invalid': 'Invalid callback URL',
+  'retention.invalid': 'X-Service-Retention must be a whole number of seconds greater than 0.',
+  'model.unavailable': 'The model {model} is not available right now. Retry later or choose another model.',
+  'task.not_found': 'Task not found.',
+  'task.error.upstream_failed':
+    'The model provider failed to produce a result. The hold was released; you can retry the task.',
+  'task.error.content_rejected': 'The request was refused by the content policy. Nothing was charged.',
+  'task.error.internal_error':
+    'The task failed because of an internal error. The hold was released; you can retry the task.',
+  'task.not_retryable': 'Only a failed, expired or canceled task can be retried.',
+  'task.not_terminal': 'The task is still queued or running. Wait for a terminal state.',
+  'query.range_too_long': 'The date range is longer than {max} days.',
+  'query.invalid_range': 'The date from must be earlier than the date to.',
+  'query.timeout': 'The query took longer than its time budget. Try a shorter date range.',
 } as const;
 
 export type MessageId = keyof typeof en;

@@ -53,4 +53,30 @@ export const es: MessageCatalog = {
   'input.too_few_items': 'El campo {field} debe tener al menos {limit} elementos.',
   'input.too_many_items': 'El campo {field} debe tener como máximo {limit} elementos.',
   'input.bad_format': 'El campo {field} no tiene el formato esperado.',
+  'balance.insufficient': 'Saldo insuficiente: los fondos disponibles no cubren esta solicitud.',
+  'spend_cap.reached': 'El límite de gasto diario de esta clave de API no cubre esta solicitud.',
+  'quote.expired_or_changed':
+    'La cotización ha caducado o no coincide con esta solicitud. Solicite una nueva cotización.',
+  'quote.incomplete': 'Envíe quoteId y expectedCost juntos.',
+  'idempotency.conflict':
+    'Esta Idempotency-Key ya se usó con otra solicitud. Use una clave nueva para una solicitud nueva.',
+  'idempotency.other_api_key': 'Esta Idempotency-Key ya la usó otra clave de API de esta cuenta.',
+  'idempotency.in_progress':
+    'Una solicitud con esta Idempotency-Key todavía se está procesando. Reintente con la misma clave y el mismo contenido.',
+  'idempotency.invalid_key': 'La cabecera Idempotency-Key debe tener de 1 a 255 caracteres ASCII visibles.',
+  'callback.invalid': 'URL de devolución de llamada no válida',
+  'retention.invalid': 'X-Service-Retention debe ser un número entero de segundos mayor que 0.',
+  'model.unavailable':
+    'El modelo {model} no está disponible en este momento. Reintente más tarde o elija otro modelo.',
+  'task.not_found': 'Tarea no encontrada.',
+  'task.error.upstream_failed':
+    'El proveedor del modelo no pudo producir un resultado. La retención se liberó; puede reintentar la tarea.',
+  'task.error.content_rejected': 'La política de contenido rechazó la solicitud. No se cobró nada.',
+  'task.error.internal_error':
+    'La tarea falló por un error interno. La retención se liberó; puede reintentar la tarea.',
+  'task.not_retryable': 'Solo se puede reintentar una tarea fallida, caducada o cancelada.',
+  'task.not_terminal': 'La tarea todavía está en cola o en ejecución. Espere a un estado final.',
+  'query.range_too_long': 'El rango de fechas supera los {max} días.',
+  'query.invalid_range': 'La fecha from debe ser anterior a la fecha to.',
+  'query.timeout': 'La consulta superó su presupuesto de tiempo. Pruebe un rango de fechas más corto.',
 };

@@ -54,4 +54,32 @@ export const fr: MessageCatalog = {
   'input.too_few_items': 'Le champ {field} doit contenir au moins {limit} éléments.',
   'input.too_many_items': 'Le champ {field} doit contenir au plus {limit} éléments.',
   'input.bad_format': "Le champ {field} n'a pas le format attendu.",
+  'balance.insufficient': 'Solde insuffisant : les fonds disponibles ne couvrent pas cette requête.',
+  'spend_cap.reached': 'Le plafond de dépenses quotidien de cette clé API ne couvre pas cette requête.',
+  'quote.expired_or_changed':
+    'Le devis a expiré ou ne correspond pas à cette requête. Demandez un nouveau devis.',
+  'quote.incomplete': 'Envoyez quoteId et expectedCost ensemble.',
+  'idempotency.conflict':
+    'Cette Idempotency-Key a déjà été utilisée pour une autre requête. Utilisez une nouvelle clé pour une nouvelle requête.',
+  'idempotency.other_api_key':
+    'Cette Idempotency-Key a déjà été utilisée par une autre clé API de ce compte.',
+  'idempotency.in_progress':
+    'Une requête avec cette Idempotency-Key est encore en cours de traitement. Réessayez avec la même clé et le même contenu.',
+  'idempotency.invalid_key': "L'en-tête Idempotency-Key doit comporter de 1 à 255 caractères ASCII visibles.",
+  'callback.invalid': 'URL de rappel invalide',
+  'retention.invalid': 'X-Service-Retention doit être un nombre entier de secondes supérieur à 0.',
+  'model.unavailable':
+    "Le modèle {model} n'est pas disponible pour le moment. Réessayez plus tard ou choisissez un autre modèle.",
+  'task.not_found': 'Tâche introuvable.',
+  'task.error.upstream_failed':
+    "Le fournisseur du modèle n'a pas pu produire de résultat. La réserve a été libérée ; vous pouvez relancer la tâche.",
+  'task.error.content_rejected':
+    "La requête a été refusée par la politique de contenu. Rien n'a été facturé.",
+  'task.error.internal_error':
+    "La tâche a échoué à cause d'une erreur interne. La réserve a été libérée ; vous pouvez relancer la tâche.",
+  'task.not_retryable': 'Seule une tâche échouée, expirée ou annulée peut être relancée.',
+  'task.not_terminal': "La tâche est encore en file d'attente ou en cours. Attendez un état final.",
+  'query.range_too_long': 'La plage de dates dépasse {max} jours.',
+  'query.invalid_range': 'La date from doit précéder la date to.',
+  'query.timeout': 'La requête a dépassé son budget de temps. Essayez une plage de dates plus courte.',
 };

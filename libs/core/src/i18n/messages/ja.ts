@@ -53,4 +53,32 @@ export const ja: MessageCatalog = {
   'input.too_few_items': 'フィールド {field} には {limit} 個以上の要素が必要です。',
   'input.too_many_items': 'フィールド {field} の要素は {limit} 個までです。',
   'input.bad_format': 'フィールド {field} の形式が正しくありません。',
+  'balance.insufficient': '残高不足です。利用可能な資金ではこのリクエストを賄えません。',
+  'spend_cap.reached': 'この API キーの1日あたりの支出上限ではこのリクエストを賄えません。',
+  'quote.expired_or_changed':
+    '見積もりの有効期限が切れているか、このリクエストと一致しません。新しい見積もりを取得してください。',
+  'quote.incomplete': 'quoteId と expectedCost は一緒に送信してください。',
+  'idempotency.conflict':
+    'この Idempotency-Key は別のリクエストで使用済みです。新しいリクエストには新しいキーを使用してください。',
+  'idempotency.other_api_key': 'この Idempotency-Key は、このアカウントの別の API キーで使用済みです。',
+  'idempotency.in_progress':
+    'この Idempotency-Key のリクエストはまだ処理中です。同じキーと内容で再試行してください。',
+  'idempotency.invalid_key':
+    'Idempotency-Key ヘッダーは 1〜255 文字の表示可能な ASCII 文字である必要があります。',
+  'callback.invalid': '無効なコールバック URL',
+  'retention.invalid': 'X-Service-Retention は 0 より大きい整数の秒数である必要があります。',
+  'model.unavailable':
+    'モデル {model} は現在利用できません。後で再試行するか、別のモデルを選択してください。',
+  'task.not_found': 'タスクが見つかりません。',
+  'task.error.upstream_failed':
+    'モデルプロバイダーが結果を生成できませんでした。保留額は解放されました。タスクを再試行できます。',
+  'task.error.content_rejected':
+    'リクエストはコンテンツポリシーにより拒否されました。料金は発生していません。',
+  'task.error.internal_error':
+    '内部エラーのためタスクが失敗しました。保留額は解放されました。タスクを再試行できます。',
+  'task.not_retryable': '再試行できるのは、失敗・期限切れ・キャンセル済みのタスクのみです。',
+  'task.not_terminal': 'タスクはまだ待機中または実行中です。終了状態になるまでお待ちください。',
+  'query.range_too_long': '日付範囲が {max} 日を超えています。',
+  'query.invalid_range': 'from の日付は to の日付より前である必要があります。',
+  'query.timeout': 'クエリが制限時間を超えました。より短い日付範囲をお試しください。',
 };

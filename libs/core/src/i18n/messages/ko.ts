@@ -52,4 +52,29 @@ export const ko: MessageCatalog = {
   'input.too_few_items': '{field} 필드에는 최소 {limit}개의 항목이 필요합니다.',
   'input.too_many_items': '{field} 필드에는 최대 {limit}개의 항목만 허용됩니다.',
   'input.bad_format': '{field} 필드의 형식이 올바르지 않습니다.',
+  'balance.insufficient': '잔액이 부족합니다. 사용 가능한 자금으로 이 요청을 처리할 수 없습니다.',
+  'spend_cap.reached': '이 API 키의 일일 지출 한도로는 이 요청을 처리할 수 없습니다.',
+  'quote.expired_or_changed': '견적이 만료되었거나 이 요청과 일치하지 않습니다. 새 견적을 요청하세요.',
+  'quote.incomplete': 'quoteId와 expectedCost를 함께 보내세요.',
+  'idempotency.conflict':
+    '이 Idempotency-Key는 이미 다른 요청에 사용되었습니다. 새 요청에는 새 키를 사용하세요.',
+  'idempotency.other_api_key': '이 Idempotency-Key는 이미 이 계정의 다른 API 키에서 사용되었습니다.',
+  'idempotency.in_progress':
+    '이 Idempotency-Key의 요청이 아직 처리 중입니다. 같은 키와 내용으로 다시 시도하세요.',
+  'idempotency.invalid_key': 'Idempotency-Key 헤더는 1~255자의 표시 가능한 ASCII 문자여야 합니다.',
+  'callback.invalid': '잘못된 콜백 URL',
+  'retention.invalid': 'X-Service-Retention은 0보다 큰 정수 초여야 합니다.',
+  'model.unavailable':
+    '모델 {model}은(는) 지금 사용할 수 없습니다. 나중에 다시 시도하거나 다른 모델을 선택하세요.',
+  'task.not_found': '작업을 찾을 수 없습니다.',
+  'task.error.upstream_failed':
+    '모델 제공자가 결과를 생성하지 못했습니다. 보류 금액은 해제되었으며 작업을 다시 시도할 수 있습니다.',
+  'task.error.content_rejected': '요청이 콘텐츠 정책에 의해 거부되었습니다. 요금은 청구되지 않았습니다.',
+  'task.error.internal_error':
+    '내부 오류로 작업이 실패했습니다. 보류 금액은 해제되었으며 작업을 다시 시도할 수 있습니다.',
+  'task.not_retryable': '실패, 만료 또는 취소된 작업만 다시 시도할 수 있습니다.',
+  'task.not_terminal': '작업이 아직 대기 중이거나 실행 중입니다. 종료 상태가 될 때까지 기다리세요.',
+  'query.range_too_long': '날짜 범위가 {max}일을 초과합니다.',
+  'query.invalid_range': 'from 날짜는 to 날짜보다 앞서야 합니다.',
+  'query.timeout': '쿼리가 시간 예산을 초과했습니다. 더 짧은 날짜 범위를 사용해 보세요.',
 };

@@ -52,4 +52,30 @@ export const ptBR: MessageCatalog = {
   'input.too_few_items': 'O campo {field} deve ter pelo menos {limit} itens.',
   'input.too_many_items': 'O campo {field} deve ter no máximo {limit} itens.',
   'input.bad_format': 'O campo {field} não está no formato esperado.',
+  'balance.insufficient': 'Saldo insuficiente: os fundos disponíveis não cobrem esta solicitação.',
+  'spend_cap.reached': 'O limite de gastos diário desta chave de API não cobre esta solicitação.',
+  'quote.expired_or_changed':
+    'A cotação expirou ou não corresponde a esta solicitação. Solicite uma nova cotação.',
+  'quote.incomplete': 'Envie quoteId e expectedCost juntos.',
+  'idempotency.conflict':
+    'Esta Idempotency-Key já foi usada com outra solicitação. Use uma nova chave para uma nova solicitação.',
+  'idempotency.other_api_key': 'Esta Idempotency-Key já foi usada por outra chave de API desta conta.',
+  'idempotency.in_progress':
+    'Uma solicitação com esta Idempotency-Key ainda está em processamento. Tente novamente com a mesma chave e o mesmo conteúdo.',
+  'idempotency.invalid_key': 'O cabeçalho Idempotency-Key deve ter de 1 a 255 caracteres ASCII visíveis.',
+  'callback.invalid': 'URL de callback inválida',
+  'retention.invalid': 'X-Service-Retention deve ser um número inteiro de segundos maior que 0.',
+  'model.unavailable':
+    'O modelo {model} não está disponível no momento. Tente novamente mais tarde ou escolha outro modelo.',
+  'task.not_found': 'Tarefa não encontrada.',
+  'task.error.upstream_failed':
+    'O provedor do modelo não conseguiu produzir um resultado. A reserva foi liberada; você pode tentar a tarefa novamente.',
+  'task.error.content_rejected': 'A solicitação foi recusada pela política de conteúdo. Nada foi cobrado.',
+  'task.error.internal_error':
+    'A tarefa falhou por um erro interno. A reserva foi liberada; você pode tentar a tarefa novamente.',
+  'task.not_retryable': 'Apenas uma tarefa com falha, expirada ou cancelada pode ser repetida.',
+  'task.not_terminal': 'A tarefa ainda está na fila ou em execução. Aguarde um estado final.',
+  'query.range_too_long': 'O intervalo de datas é maior que {max} dias.',
+  'query.invalid_range': 'A data from deve ser anterior à data to.',
+  'query.timeout': 'A consulta excedeu seu orçamento de tempo. Tente um intervalo de datas menor.',
 };

@@ -1,0 +1,56 @@
+/**
+ * Holds on an account's funds (spec: Charging, States and transitions). Implemented by the billing domain;
+ * used by the tasks domain. Amounts are exact USD decimal strings ("0.004"), never floats, so the same
+ * commands can cross the service transport. Every command is idempotent per `holdId` (the task id).
+ */
+export interface ReserveHoldCommand {
+  /** The task id the hold is for (`job_...`); a second reserve with the same id returns the first hold. */
+  readonly holdId: string;
+  readonly accountId: string;
+  /** The API key whose daily spend cap the hold counts against. */
+  readonly keyId: string;
+  /** Exact catalog model id: model-scoped grants pay only for their model. */
+  readonly model: string;
+  /** USD decimal, > 0: the estimate and the ceiling of the charge. */
+  readonly amount: string;
+  /** The key's daily spend cap, USD decimal. Holds and settled charges of the key's UTC day count. */
+  readonly dailyCap: string;
+}
+
+export type HoldStatus = 'reserved' | 'confirmed' | 'settled' | 'released';
+
+export interface HoldView {
+  readonly holdId: string;
+  readonly status: HoldStatus;
+  /** The amount held at reserve, USD decimal. */
+  readonly amount: string;
+  /** The final charge once settled ("0" once released). */
+  readonly charged?: string;
+}
+
+export interface FundsCheck {
+  readonly accountId: string;
+  readonly keyId: string;
+  readonly model: string;
+  readonly amount: string;
+  readonly dailyCap: string;
+}
+
+export interface HoldsPort {
+  /**
+   * Holds `amount` from the account's live funds (model grants for this model first, then promotional
+   * credit, then the wallet, each oldest expiry first), in one atomic step. Throws DomainError 40201 when
+   * the funds do not cover it and 40202 when the key's daily cap would be passed; then nothing is held.
+   * The hold is `reserved` until `confirm`; a reserve never confirmed is released by billing's sweeper.
+   */
+  reserve(command: ReserveHoldCommand): Promise<HoldView>;
+  /** Whether a reserve of this size would pass now (quote): throws 40201 or 40202 like reserve; holds nothing. */
+  check(command: FundsCheck): Promise<void>;
+  /** The task exists: the hold is kept until settle or release. No-op unless `reserved`. */
+  confirm(holdId: string): Promise<HoldView | null>;
+  /** Charges `min(charge, amount)` and returns the rest to the funds it came from. No-op once final. */
+  settle(holdId: string, charge: string): Promise<HoldView | null>;
+  /** Returns everything held. No-op once final. */
+  release(holdId: string): Promise<HoldView | null>;
+}
+export const HOLDS_PORT = Symbol('HoldsPort');

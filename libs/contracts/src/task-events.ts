@@ -1,0 +1,104 @@
+/**
+ * Topics and payloads of the task flow. NEVER rename a topic or an event type: they are the wire between
+ * services (Kafka topics in distributed mode) and consumers of older versions may still be running.
+ */
+export const Topics = {
+  /** Owned by tasks; keyed by task id. created, succeeded, failed, expired. */
+  taskLifecycle: 'task.lifecycle',
+  /** Owned by the runner; keyed by task id. started, succeeded, failed. */
+  taskExecution: 'task.execution',
+  /** Owned by billing; keyed by hold id (= task id). settled, released. */
+  billingHolds: 'billing.holds',
+} as const;
+
+export const TaskEventType = {
+  created: 'task.created',
+  succeeded: 'task.succeeded',
+  failed: 'task.failed',
+  expired: 'task.expired',
+} as const;
+
+export const ExecutionEventType = {
+  started: 'execution.started',
+  succeeded: 'execution.succeeded',
+  failed: 'execution.failed',
+} as const;
+
+export const HoldEventType = {
+  settled: 'hold.settled',
+  released: 'hold.released',
+} as const;
+
+/** `task.created` v1: everything the runner needs to execute the task. */
+export interface TaskCreatedPayload {
+  readonly taskId: string;
+  readonly accountId: string;
+  readonly keyId: string;
+  readonly model: string;
+  readonly input: Record<string, unknown>;
+  /** USD decimal: the hold. */
+  readonly estimatedCost: string;
+  readonly createdAt: string;
+  readonly deadlineAt: string;
+}
+
+/** `task.succeeded` / `task.failed` / `task.expired` v1: the charge billing applies. */
+export interface TaskTerminalPayload {
+  readonly taskId: string;
+  readonly accountId: string;
+  readonly keyId: string;
+  readonly model: string;
+  readonly state: 'succeeded' | 'failed' | 'expired';
+  /** USD decimal: what to charge ("0" releases the hold). Never above the estimate. */
+  readonly charge: string;
+  readonly errorCode?: string;
+  readonly completedAt: string;
+}
+
+/** One stored (or not stored) result file, as the runner reports it. */
+export interface ExecutionAsset {
+  readonly key: string;
+  readonly mime: string;
+  readonly bytes?: number;
+  readonly width?: number;
+  readonly height?: number;
+  readonly durationSeconds?: number;
+  /** ready: stored, signed URL on read; pending: stored, no URL yet; unavailable: not stored. */
+  readonly status: 'ready' | 'pending' | 'unavailable';
+}
+
+/** Billable quantities: `images` (perImage), `pixels` (perMegapixel), `milliseconds` (perSecond), tokens. */
+export interface ExecutionUsage {
+  readonly images?: number;
+  readonly pixels?: number;
+  readonly milliseconds?: number;
+  readonly inputTokens?: number;
+  readonly cachedInputTokens?: number;
+  readonly outputTokens?: number;
+}
+
+export interface ExecutionStartedPayload {
+  readonly taskId: string;
+  readonly startedAt: string;
+}
+
+export interface ExecutionSucceededPayload {
+  readonly taskId: string;
+  readonly assets: readonly ExecutionAsset[];
+  readonly usage: ExecutionUsage;
+  readonly finishedAt: string;
+}
+
+export interface ExecutionFailedPayload {
+  readonly taskId: string;
+  readonly errorCode: string;
+  readonly finishedAt: string;
+}
+
+/** `hold.settled` / `hold.released` v1. */
+export interface HoldFinalPayload {
+  readonly holdId: string;
+  readonly accountId: string;
+  /** USD decimal; "0" for a release. */
+  readonly charged: string;
+}
