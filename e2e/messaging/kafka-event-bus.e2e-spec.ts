@@ -41,6 +41,28 @@ describe('KafkaEventBus against the real broker', () => {
     for (const list of seen.values()) expect(list).toEqual(Array.from({ length: 50 }, (_, i) => i));
   });
 
+  it('one group on two topics gets every event of both (as the tasks service consumes two topics)', async () => {
+    const suffix = randomBytes(4).toString('hex');
+    const topics = [`e2e-two-a-${suffix}`, `e2e-two-b-${suffix}`];
+    const group = `g-two-${suffix}`;
+    const seen = new Map<string, number[]>(topics.map((t) => [t, []]));
+    // Two processes, each with both subscriptions: the members of the group share both topics.
+    for (const member of [bus(), bus()]) {
+      for (const topic of topics)
+        await member.subscribe(topic, group, async (e) => void seen.get(topic)!.push(payload(e)));
+    }
+    const producer = bus();
+    for (const topic of topics) {
+      await producer.publish(
+        topic,
+        Array.from({ length: 60 }, (_, i) => event(`k${i % 9}`, i)),
+      );
+    }
+    await until(() => topics.every((t) => seen.get(t)!.length >= 60));
+    for (const topic of topics)
+      expect(new Set(seen.get(topic))).toEqual(new Set(Array.from({ length: 60 }, (_, i) => i)));
+  });
+
   it('loses nothing when a consumer stops and another member of its group takes over', async () => {
     const topic = `e2e-restart-${randomBytes(4).toString('hex')}`;
     const group = `g-${topic}`;

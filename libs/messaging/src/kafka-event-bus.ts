@@ -96,7 +96,14 @@ export class KafkaEventBus implements EventBus {
   async subscribe(topic: string, group: string, handler: EventHandler): Promise<Subscription> {
     await this.ensureTopic(topic);
     // An idle fetch waits at most a second, so stopping a consumer takes about that, not kafkajs' 5 s.
-    const consumer = this.kafka.consumer({ groupId: group, retry: { retries: 10 }, maxWaitTimeInMs: 1000 });
+    // One Kafka group per (group, topic): kafkajs assigns every topic of a group to all its members, so two
+    // consumers of one group with different topics would be handed each other's partitions and never read
+    // them. The port's meaning is unchanged: each `group` gets each event of `topic` once.
+    const consumer = this.kafka.consumer({
+      groupId: kafkaGroupId(group, topic),
+      retry: { retries: 10 },
+      maxWaitTimeInMs: 1000,
+    });
     this.consumers.add(consumer);
     try {
       await consumer.connect();
@@ -128,4 +135,9 @@ export class KafkaEventBus implements EventBus {
     this.consumers.clear();
     if (this.connected) await this.producer.disconnect();
   }
+}
+
+/** The Kafka consumer group of an event bus group on one topic. */
+export function kafkaGroupId(group: string, topic: string): string {
+  return `${group}@${topic}`;
 }
