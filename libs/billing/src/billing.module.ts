@@ -1,21 +1,58 @@
-import { Module } from '@nestjs/common';
-import { FUNDS_PORT } from '@gen/contracts';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { FUNDS_PORT, HOLDS_PORT } from '@gen/contracts';
+import { BILLING_OPTIONS, DEFAULT_BILLING_OPTIONS, type BillingOptions } from './billing.options';
+import { BillingOutboxRelay } from './events/billing-outbox.relay';
+import { TaskLifecycleConsumer } from './events/task-lifecycle.consumer';
+import { HoldsService } from './holds.service';
 import { CreditController } from './http/credit.controller';
 import { BillingPrisma } from './persistence/billing-prisma';
 import { FundsRepository } from './persistence/funds.repository';
+import { HoldsRepository } from './persistence/holds.repository';
 import { AddCreditUseCase } from './use-cases/add-credit.use-case';
+import { CheckFundsUseCase } from './use-cases/check-funds.use-case';
+import { ConfirmHoldUseCase } from './use-cases/confirm-hold.use-case';
 import { GetBalanceUseCase } from './use-cases/get-balance.use-case';
+import { ReleaseHoldUseCase } from './use-cases/release-hold.use-case';
+import { ReleaseStaleHoldsUseCase } from './use-cases/release-stale-holds.use-case';
+import { ReserveHoldUseCase } from './use-cases/reserve-hold.use-case';
+import { SettleHoldUseCase } from './use-cases/settle-hold.use-case';
+import { StaleHoldsSweeper } from './workers/stale-holds.sweeper';
 
-/** Funds, credits, grants and the ledger. Needs an ACCOUNT_DIRECTORY from the composing app. */
+/**
+ * Funds, credits, grants, holds and the ledger. Needs an ACCOUNT_DIRECTORY from the composing app, and the
+ * platform's DATABASE, CLOCK and EVENT_BUS. While the app runs it sweeps expired reserves, follows the task
+ * lifecycle and relays its outbox (`workers`, on by default).
+ */
 @Module({
   controllers: [CreditController],
   providers: [
+    { provide: BILLING_OPTIONS, useValue: DEFAULT_BILLING_OPTIONS },
     BillingPrisma,
     FundsRepository,
+    HoldsRepository,
     GetBalanceUseCase,
     AddCreditUseCase,
+    ReserveHoldUseCase,
+    CheckFundsUseCase,
+    ConfirmHoldUseCase,
+    SettleHoldUseCase,
+    ReleaseHoldUseCase,
+    ReleaseStaleHoldsUseCase,
+    HoldsService,
+    StaleHoldsSweeper,
+    TaskLifecycleConsumer,
+    BillingOutboxRelay,
     { provide: FUNDS_PORT, useExisting: AddCreditUseCase },
+    { provide: HOLDS_PORT, useExisting: HoldsService },
   ],
-  exports: [FUNDS_PORT],
+  exports: [FUNDS_PORT, HOLDS_PORT],
 })
-export class BillingModule {}
+export class BillingModule {
+  /** The module with some options changed (e.g. a shorter reserve TTL, or no background work). */
+  static forRoot(options: Partial<BillingOptions>): DynamicModule {
+    return {
+      module: BillingModule,
+      providers: [{ provide: BILLING_OPTIONS, useValue: { ...DEFAULT_BILLING_OPTIONS, ...options } }],
+    };
+  }
+}

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { EXTERNAL_BUCKET, sourceBucket } from '../domain/ledger-buckets';
 import { BillingPrisma } from './billing-prisma';
 
 export interface FundingSourceRow {
@@ -14,7 +15,7 @@ export interface FundingSourceRow {
 export class FundsRepository {
   constructor(private readonly prisma: BillingPrisma) {}
 
-  /** Adds a funding source and its ledger entry in one transaction. */
+  /** Adds a funding source and its ledger entry (external -> source) in one transaction. */
   async addSource(row: {
     id: string;
     ledgerId: string;
@@ -42,6 +43,8 @@ export class FundsRepository {
           accountId: row.accountId,
           sourceId: row.id,
           entryType: `credit.${row.kind}`,
+          fromAccount: EXTERNAL_BUCKET,
+          toAccount: sourceBucket(row.id),
           amountE9: row.amountE9,
         },
       }),
@@ -50,10 +53,32 @@ export class FundsRepository {
 
   /** Funding sources with money left that have not expired at `now`. */
   liveSources(accountId: string, now: Date): Promise<FundingSourceRow[]> {
-    return this.prisma.fundingSource.findMany({
+    return this.prisma.fundingSource.findMany(this.liveSourcesQuery(accountId, now));
+  }
+
+  /** The live sources and the sum of outstanding holds (reserved or confirmed), read in one snapshot. */
+  async sourcesAndHeld(
+    accountId: string,
+    now: Date,
+  ): Promise<{ sources: FundingSourceRow[]; heldE9: bigint }> {
+    const [sources, held] = await this.prisma.$transaction(
+      [
+        this.prisma.fundingSource.findMany(this.liveSourcesQuery(accountId, now)),
+        this.prisma.hold.aggregate({
+          where: { accountId, status: { in: ['reserved', 'confirmed'] } },
+          _sum: { amountE9: true },
+        }),
+      ],
+      { isolationLevel: 'RepeatableRead' },
+    );
+    return { sources, heldE9: held._sum.amountE9 ?? 0n };
+  }
+
+  private liveSourcesQuery(accountId: string, now: Date) {
+    return {
       where: { accountId, remainingE9: { gt: 0n }, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
-      orderBy: { createdAt: 'asc' },
+      orderBy: { createdAt: 'asc' as const },
       select: { id: true, kind: true, model: true, remainingE9: true, expiresAt: true },
-    });
+    };
   }
 }

@@ -11,8 +11,9 @@ export interface GrantView {
 
 export interface BalanceView {
   readonly currency: 'USD';
-  /** Net available: all live funds minus held funds. */
+  /** Net available: what the live funding sources have left (holds have already taken their part). */
   readonly available: string;
+  /** Outstanding holds (reserved or confirmed). */
   readonly held: string;
   /** available + held. */
   readonly total: string;
@@ -36,7 +37,7 @@ export class GetBalanceUseCase {
   }
 
   async execute(accountId: string): Promise<BalanceView> {
-    const sources = await this.funds.liveSources(accountId, this.clock.now());
+    const { sources, heldE9: held } = await this.funds.sourcesAndHeld(accountId, this.clock.now());
     let wallet = 0n;
     let credit = 0n;
     const grants: GrantView[] = [];
@@ -51,8 +52,7 @@ export class GetBalanceUseCase {
           ...(s.expiresAt ? { expiresAt: s.expiresAt.toISOString() } : {}),
         });
     }
-    const held = 0n; // Holds arrive with the task flow; until then nothing is ever held.
-    const available = sumRemaining(sources) - held;
+    const available = sumRemaining(sources);
     return {
       currency: 'USD',
       available: formatUsd(available),

@@ -1,0 +1,136 @@
+import 'reflect-metadata';
+import { Global, Module, type INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import {
+  ACCOUNT_DIRECTORY,
+  FUNDS_PORT,
+  HOLDS_PORT,
+  HoldEventType,
+  TaskEventType,
+  Topics,
+  type EventEnvelope,
+  type FundsPort,
+  type HoldsPort,
+} from '@gen/contracts';
+import { CLOCK, systemClock } from '@gen/core';
+import { EVENT_BUS, InProcessEventBus } from '@gen/messaging';
+import { DATABASE } from '@gen/persistence';
+import { openTestDatabase, type TestDatabase } from '@gen/testing';
+import { BillingModule } from './billing.module';
+import { BILLING_OPTIONS } from './billing.options';
+
+const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+
+describe('BillingModule', () => {
+  let test: TestDatabase;
+  let bus: InProcessEventBus;
+  let app: INestApplicationContext;
+  const events: EventEnvelope[] = [];
+  let timersBefore: number;
+
+  beforeAll(async () => {
+    test = await openTestDatabase('pglite');
+    bus = new InProcessEventBus(10);
+    await bus.subscribe(Topics.billingHolds, 'tasks', async (e) => void events.push(e));
+    @Global()
+    @Module({
+      providers: [
+        { provide: DATABASE, useValue: test.database },
+        { provide: CLOCK, useValue: systemClock },
+        { provide: EVENT_BUS, useValue: bus },
+        { provide: ACCOUNT_DIRECTORY, useValue: { exists: async () => true } },
+      ],
+      exports: [DATABASE, CLOCK, EVENT_BUS, ACCOUNT_DIRECTORY],
+    })
+    class TestPlatform {}
+    @Module({
+      imports: [
+        TestPlatform,
+        BillingModule.forRoot({ reserveTtlMs: 300, sweepIntervalMs: 20, relayPollMs: 5 }),
+      ],
+    })
+    class Root {}
+    timersBefore = timers();
+    app = await NestFactory.createApplicationContext(Root, { logger: false });
+  });
+  afterAll(async () => {
+    await bus.close();
+    await test.close();
+  });
+
+  const waitFor = async (condition: () => boolean) => {
+    const deadline = Date.now() + 10_000;
+    while (!condition() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  };
+
+  it('takes its options from forRoot', () => {
+    expect(app.get(BILLING_OPTIONS)).toEqual({
+      reserveTtlMs: 300,
+      sweepIntervalMs: 20,
+      relayPollMs: 5,
+      workers: true,
+    });
+  });
+
+  it('sweeps an unconfirmed reserve, follows the task lifecycle and relays its events while it runs', async () => {
+    const holds = app.get<HoldsPort>(HOLDS_PORT);
+    await app
+      .get<FundsPort>(FUNDS_PORT)
+      .addCredit({ accountId: 'acc_m', kind: 'wallet', amountE9: 5_000_000_000n });
+    const reserve = (holdId: string) =>
+      holds.reserve({ holdId, accountId: 'acc_m', keyId: 'key_m', model: 'm', amount: '1', dailyCap: '10' });
+    await reserve('job_m_abandoned');
+    await reserve('job_m_task');
+    const task = (type: string, charge?: string): EventEnvelope => ({
+      id: `evt_${type}`,
+      type,
+      version: 1,
+      key: 'job_m_task',
+      occurredAt: new Date().toISOString(),
+      correlationId: 'req_m',
+      causationId: 'req_m',
+      payload: { taskId: 'job_m_task', charge },
+    });
+    await bus.publish(Topics.taskLifecycle, [task(TaskEventType.created)]);
+    await waitFor(() => events.length >= 1);
+    expect(events.map((e) => [e.key, e.type])).toEqual([['job_m_abandoned', HoldEventType.released]]);
+    expect(await holds.confirm('job_m_task')).toMatchObject({ status: 'confirmed' });
+
+    await bus.publish(Topics.taskLifecycle, [task(TaskEventType.succeeded, '0.25')]);
+    await waitFor(() => events.length >= 2);
+    expect(events[1]).toMatchObject({
+      key: 'job_m_task',
+      type: HoldEventType.settled,
+      payload: { charged: '0.25' },
+    });
+  });
+
+  it('stops its subscription, sweeper and relay on shutdown, leaving no timer behind', async () => {
+    await app.get<HoldsPort>(HOLDS_PORT).reserve({
+      holdId: 'job_m_after',
+      accountId: 'acc_m',
+      keyId: 'key_m',
+      model: 'm',
+      amount: '1',
+      dailyCap: '10',
+    });
+    await app.close();
+    expect(timers()).toBe(timersBefore);
+    await bus.publish(Topics.taskLifecycle, [
+      {
+        id: 'evt_after',
+        type: TaskEventType.created,
+        version: 1,
+        key: 'job_m_after',
+        occurredAt: new Date().toISOString(),
+        correlationId: 'x',
+        causationId: 'x',
+        payload: { taskId: 'job_m_after' },
+      },
+    ]);
+    await new Promise((r) => setTimeout(r, 400)); // past the reserve TTL and many sweep intervals
+    expect(
+      await test.database.query(`SELECT "status" FROM "billing"."holds" WHERE "id" = 'job_m_after'`),
+    ).toEqual([{ status: 'reserved' }]);
+  });
+});

@@ -1,0 +1,36 @@
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { EVENT_BUS, OutboxRelay, type EventBus } from '@gen/messaging';
+import { DATABASE, type Database } from '@gen/persistence';
+import { BILLING_OPTIONS, type BillingOptions } from '../billing.options';
+import { BILLING_SCHEMA } from '../persistence/billing-prisma';
+
+/** Publishes billing's outbox (`billing.holds` events) to the event bus while the app runs; drains on shutdown. */
+@Injectable()
+export class BillingOutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private relay: OutboxRelay | undefined;
+
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    @Inject(BILLING_OPTIONS) private readonly options: BillingOptions,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.options.workers) return;
+    this.relay = new OutboxRelay(this.database, this.bus, {
+      schema: BILLING_SCHEMA,
+      pollMs: this.options.relayPollMs,
+    });
+    this.relay.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.relay?.stop();
+    this.relay = undefined;
+  }
+}

@@ -1,0 +1,88 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import {
+  BusinessCode,
+  TaskEventType,
+  Topics,
+  type EventEnvelope,
+  type TaskCreatedPayload,
+  type TaskTerminalPayload,
+} from '@gen/contracts';
+import { DomainError, parseUsd } from '@gen/core';
+import { EVENT_BUS, type EventBus, type Subscription } from '@gen/messaging';
+import { BILLING_OPTIONS, type BillingOptions } from '../billing.options';
+import { ConfirmHoldUseCase } from '../use-cases/confirm-hold.use-case';
+import { ReleaseHoldUseCase } from '../use-cases/release-hold.use-case';
+import { SettleHoldUseCase } from '../use-cases/settle-hold.use-case';
+
+export const BILLING_CONSUMER_GROUP = 'billing';
+
+/**
+ * Follows the task lifecycle (group `billing`): `task.created` confirms the task's hold, `task.succeeded`
+ * settles it with the charge, `task.failed` / `task.expired` settle a non-zero charge (a disclosed charged
+ * refusal) and otherwise release. Every hold operation is idempotent, so a redelivered event changes nothing.
+ */
+@Injectable()
+export class TaskLifecycleConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('billing');
+  private subscription: Subscription | undefined;
+
+  constructor(
+    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    private readonly confirmHold: ConfirmHoldUseCase,
+    private readonly settleHold: SettleHoldUseCase,
+    private readonly releaseHold: ReleaseHoldUseCase,
+    @Inject(BILLING_OPTIONS) private readonly options: BillingOptions,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.options.workers) return;
+    this.subscription = await this.bus.subscribe(Topics.taskLifecycle, BILLING_CONSUMER_GROUP, (event) =>
+      this.handle(event),
+    );
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.subscription?.stop();
+    this.subscription = undefined;
+  }
+
+  /** Applies one event; a rejection means "not handled" and the bus delivers it again. */
+  async handle(event: EventEnvelope): Promise<void> {
+    const cause = { correlationId: event.correlationId, causationId: event.id };
+    try {
+      switch (event.type) {
+        case TaskEventType.created:
+          await this.confirmHold.execute((event.payload as TaskCreatedPayload).taskId);
+          return;
+        case TaskEventType.succeeded:
+        case TaskEventType.failed:
+        case TaskEventType.expired: {
+          const { taskId, charge } = event.payload as TaskTerminalPayload;
+          if (event.type !== TaskEventType.succeeded && parseUsd(charge) === 0n) {
+            await this.releaseHold.execute(taskId, { cause });
+          } else {
+            await this.settleHold.execute(taskId, charge, cause);
+          }
+          return;
+        }
+        default:
+          return;
+      }
+    } catch (error) {
+      // A malformed event would fail the same way on every delivery: log it and move on.
+      if (error instanceof DomainError && error.code === BusinessCode.InvalidRequest) {
+        this.logger.error(
+          `${event.type} ${event.id} ignored: ${error.messageId} (${JSON.stringify(error.params)})`,
+        );
+        return;
+      }
+      throw error;
+    }
+  }
+}

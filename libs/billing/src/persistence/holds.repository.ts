@@ -1,0 +1,170 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { BusinessCode, Topics, type EventEnvelope, type HoldStatus } from '@gen/contracts';
+import { DomainError } from '@gen/core';
+import { appendToOutbox } from '@gen/messaging';
+import { DATABASE, type Database } from '@gen/persistence';
+import type { FinishedHold, HoldRecord } from '../domain/hold';
+import { BILLING_SCHEMA } from './billing-prisma';
+
+export interface ReserveRow {
+  readonly holdId: string;
+  readonly accountId: string;
+  readonly keyId: string;
+  readonly model: string;
+  readonly amountE9: bigint;
+  readonly capE9: bigint;
+  /** The UTC day the reserve counts against, `YYYY-MM-DD`. */
+  readonly day: string;
+  readonly now: Date;
+  readonly expiresAt: Date;
+  /** Base of the ids of the ledger rows written (`<base>_001`, `<base>_002`, ...). */
+  readonly ledgerId: string;
+}
+
+export interface FinishRow {
+  readonly holdId: string;
+  /** The charge to settle; null releases everything. */
+  readonly chargeE9: bigint | null;
+  /** Only a `reserved` hold whose expiry has passed at `now` (the sweeper). */
+  readonly staleOnly: boolean;
+  readonly now: Date;
+  readonly ledgerId: string;
+}
+
+interface HoldSqlRow {
+  hold_status: HoldStatus;
+  hold_amount_e9: string;
+  hold_charged_e9: string | null;
+}
+
+const optionalBigint = (value: string | null): bigint | null => (value === null ? null : BigInt(value));
+
+/** SQLSTATEs raised by billing.reserve_hold (see the holds migration). */
+const REFUSALS: Record<string, () => DomainError> = {
+  GB401: () => new DomainError(BusinessCode.InsufficientBalance, 'balance.insufficient'),
+  GB402: () => new DomainError(BusinessCode.SpendCapReached, 'spend_cap.reached'),
+};
+
+/**
+ * The hot paths of holds in raw SQL on the process's database: reserve is one statement (the function
+ * billing.reserve_hold), settle and release one function call plus the outbox row, in one transaction.
+ */
+@Injectable()
+export class HoldsRepository {
+  constructor(@Inject(DATABASE) private readonly database: Database) {}
+
+  /** Throws DomainError 40201 / 40202 when refused; then nothing changed. */
+  async reserve(row: ReserveRow): Promise<HoldRecord & { readonly created: boolean }> {
+    let rows: (HoldSqlRow & { hold_created: boolean })[];
+    try {
+      rows = await this.database.query(
+        `SELECT "hold_status", "hold_amount_e9"::text AS "hold_amount_e9",
+                "hold_charged_e9"::text AS "hold_charged_e9", "hold_created"
+         FROM "billing"."reserve_hold"($1, $2, $3, $4, $5::bigint, $6::bigint, $7::date, $8::timestamptz,
+                                       $9::timestamptz, $10)`,
+        [
+          row.holdId,
+          row.accountId,
+          row.keyId,
+          row.model,
+          row.amountE9.toString(),
+          row.capE9.toString(),
+          row.day,
+          row.now.toISOString(),
+          row.expiresAt.toISOString(),
+          row.ledgerId,
+        ],
+      );
+    } catch (error) {
+      const refusal = REFUSALS[(error as { code?: string }).code ?? ''];
+      throw refusal ? refusal() : error;
+    }
+    const [hold] = rows;
+    if (!hold) throw new Error(`reserve_hold returned nothing for ${row.holdId}`);
+    return {
+      holdId: row.holdId,
+      status: hold.hold_status,
+      amountE9: BigInt(hold.hold_amount_e9),
+      chargedE9: optionalBigint(hold.hold_charged_e9),
+      created: hold.hold_created,
+    };
+  }
+
+  /** What a reserve would see now: the live funds usable for `model`, and the key's spend of `day`. */
+  async fundsAndSpend(q: {
+    accountId: string;
+    keyId: string;
+    model: string;
+    day: string;
+    now: Date;
+  }): Promise<{ availableE9: bigint; spentE9: bigint }> {
+    const [row] = await this.database.query<{ available: string; spent: string | null }>(
+      `SELECT
+         (SELECT COALESCE(sum("remaining_e9"), 0)::text FROM "billing"."funding_sources"
+          WHERE "account_id" = $1 AND "remaining_e9" > 0 AND ("expires_at" IS NULL OR "expires_at" > $3::timestamptz)
+            AND ("kind" <> 'grant' OR "model" = $2)) AS "available",
+         (SELECT "amount_e9"::text FROM "billing"."key_daily_spend" WHERE "key_id" = $4 AND "day" = $5::date) AS "spent"`,
+      [q.accountId, q.model, q.now.toISOString(), q.keyId, q.day],
+    );
+    return { availableE9: BigInt(row?.available ?? '0'), spentE9: BigInt(row?.spent ?? '0') };
+  }
+
+  /** reserved -> confirmed; any other status is left alone. Null for an unknown hold. */
+  async confirm(holdId: string): Promise<HoldRecord | null> {
+    const [row] = await this.database.query<HoldSqlRow>(
+      `WITH "confirmed" AS (
+         UPDATE "billing"."holds" SET "status" = 'confirmed' WHERE "id" = $1 AND "status" = 'reserved'
+         RETURNING "status", "amount_e9", "charged_e9")
+       SELECT "status" AS "hold_status", "amount_e9"::text AS "hold_amount_e9", "charged_e9"::text AS "hold_charged_e9"
+       FROM "confirmed"
+       UNION ALL
+       SELECT "status", "amount_e9"::text, "charged_e9"::text FROM "billing"."holds"
+       WHERE "id" = $1 AND NOT EXISTS (SELECT 1 FROM "confirmed")`,
+      [holdId],
+    );
+    return row
+      ? {
+          holdId,
+          status: row.hold_status,
+          amountE9: BigInt(row.hold_amount_e9),
+          chargedE9: optionalBigint(row.hold_charged_e9),
+        }
+      : null;
+  }
+
+  /**
+   * Settles or releases a hold (billing.finish_hold) and, when that changed it, appends the events that
+   * `eventsOf` makes to billing's outbox in the same transaction. Null for an unknown hold.
+   */
+  finish(row: FinishRow, eventsOf: (hold: FinishedHold) => EventEnvelope[]): Promise<FinishedHold | null> {
+    return this.database.transaction(async (tx) => {
+      const [result] = await tx.query<HoldSqlRow & { hold_account_id: string; applied: boolean }>(
+        `SELECT "hold_status", "hold_amount_e9"::text AS "hold_amount_e9",
+                "hold_charged_e9"::text AS "hold_charged_e9", "hold_account_id", "applied"
+         FROM "billing"."finish_hold"($1, $2::bigint, $3, $4::timestamptz, $5)`,
+        [row.holdId, row.chargeE9?.toString() ?? null, row.staleOnly, row.now.toISOString(), row.ledgerId],
+      );
+      if (!result) return null;
+      const hold: FinishedHold = {
+        holdId: row.holdId,
+        status: result.hold_status,
+        amountE9: BigInt(result.hold_amount_e9),
+        chargedE9: optionalBigint(result.hold_charged_e9),
+        accountId: result.hold_account_id,
+        applied: result.applied,
+      };
+      if (hold.applied) await appendToOutbox(tx, BILLING_SCHEMA, Topics.billingHolds, eventsOf(hold));
+      return hold;
+    });
+  }
+
+  /** Ids of `reserved` holds whose expiry has passed at `now`, oldest expiry first. */
+  async staleReserves(now: Date, limit: number): Promise<string[]> {
+    const rows = await this.database.query<{ id: string }>(
+      `SELECT "id" FROM "billing"."holds" WHERE "status" = 'reserved' AND "expires_at" <= $1::timestamptz
+       ORDER BY "expires_at" LIMIT $2`,
+      [now.toISOString(), limit],
+    );
+    return rows.map((r) => r.id);
+  }
+}

@@ -1,0 +1,38 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { IdPrefix, type HoldView } from '@gen/contracts';
+import { CLOCK, newId, type Clock } from '@gen/core';
+import { holdFinalEvent, toHoldView, type EventCause } from '../domain/hold';
+import { HoldsRepository } from '../persistence/holds.repository';
+
+export interface ReleaseOptions {
+  readonly cause?: EventCause;
+  /** Only a `reserved` hold whose expiry has passed (the sweeper): a confirmed hold is kept. */
+  readonly staleOnly?: boolean;
+}
+
+/** Returns everything held to its sources and publishes `hold.released` through the outbox. No-op once final. */
+@Injectable()
+export class ReleaseHoldUseCase {
+  constructor(
+    private readonly holds: HoldsRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(
+    holdId: string,
+    options: ReleaseOptions = {},
+  ): Promise<{ view: HoldView; released: boolean } | null> {
+    const now = this.clock.now();
+    const hold = await this.holds.finish(
+      {
+        holdId,
+        chargeE9: null,
+        staleOnly: options.staleOnly ?? false,
+        now,
+        ledgerId: newId(IdPrefix.ledgerEntry),
+      },
+      (finished) => [holdFinalEvent(finished, now, options.cause)],
+    );
+    return hold ? { view: toHoldView(hold), released: hold.applied } : null;
+  }
+}
