@@ -39,7 +39,11 @@ function boundaries({ tests }) {
       // modules whose ports they need in-process (see docs/architecture.md); domain libraries never meet.
       {
         sourceTag: 'scope:gateway',
-        onlyDependOnLibsWithTags: ['scope:shared', 'scope:accounts', 'scope:billing', 'scope:catalog'],
+        onlyDependOnLibsWithTags: ['scope:shared', 'scope:accounts', 'scope:billing', 'scope:catalog', 'scope:tasks'],
+      },
+      {
+        sourceTag: 'scope:app-tasks',
+        onlyDependOnLibsWithTags: ['scope:shared', 'scope:accounts', 'scope:billing', 'scope:catalog', 'scope:tasks'],
       },
       {
         sourceTag: 'scope:app-billing',
@@ -48,7 +52,14 @@ function boundaries({ tests }) {
       { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared'] },
       {
         sourceTag: 'scope:embedded',
-        onlyDependOnLibsWithTags: ['scope:shared', 'scope:accounts', 'scope:billing', 'scope:catalog'],
+        onlyDependOnLibsWithTags: [
+          'scope:shared',
+          'scope:accounts',
+          'scope:billing',
+          'scope:catalog',
+          'scope:tasks',
+          'scope:runner',
+        ],
       },
       { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared'] },
       ...['compat-protocols', 'catalog', 'tasks', 'media', 'runner', 'webhooks'].map((s) => ({

@@ -3,7 +3,9 @@ import { AccountsModule, accountsOpenApi } from '@gen/accounts';
 import { BillingModule, billingOpenApi } from '@gen/billing';
 import { CatalogModule, catalogOpenApi } from '@gen/catalog';
 import type { AppConfig, Logger } from '@gen/core';
-import { PlatformModule, composeDomains } from '@gen/platform';
+import { PlatformModule, composeDomains, quoteSigningKey } from '@gen/platform';
+import { RunnerModule } from '@gen/runner';
+import { TasksModule, tasksOpenApi } from '@gen/tasks';
 
 /** Every service's module in one process (embedded mode). */
 @Module({})
@@ -15,10 +17,12 @@ export class EmbeddedModule {
         PlatformModule.forRoot({
           config,
           logger,
-          openApi: [accountsOpenApi, billingOpenApi, catalogOpenApi],
+          openApi: [accountsOpenApi, billingOpenApi, catalogOpenApi, tasksOpenApi],
         }),
         composeDomains(AccountsModule, BillingModule),
         CatalogModule.forRoot({ file: config.CATALOG_FILE }),
+        TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: true }),
+        RunnerModule,
       ],
     };
   }

@@ -98,6 +98,52 @@ describe('the OpenAPI document agrees with what the service does', () => {
     await checked('GET', '/v1/models');
   });
 
+  it('describes the task endpoints as they answer', async () => {
+    const auth = { authorization: `Bearer ${app.boot.apiKey}` };
+    const body = { model: 'local/sketch', input: { prompt: 'doc', width: 64, height: 64 } };
+    const quote = await checked('POST', '/api/v1/jobs/quote', { headers: auth, body });
+    const { quoteId, price } = quote.json['data'] as { quoteId: string; price: string };
+    await checked('POST', '/api/v1/jobs/quote', { headers: auth, body: { ...body, input: { nope: 1 } } });
+    const created = await checked('POST', '/api/v1/jobs/createTask', {
+      headers: { ...auth, 'idempotency-key': 'doc-1' },
+      body: { ...body, quoteId, expectedCost: price },
+    });
+    expect(created.status).toBe(202);
+    await checked('POST', '/api/v1/jobs/createTask', { headers: auth, body: { ...body, expectedCost: '1' } });
+    await checked('POST', '/api/v1/jobs/createTask', {
+      headers: auth,
+      body: { model: 'local/none', input: {} },
+    });
+    const taskId = (created.json['data'] as { taskId: string }).taskId;
+    for (let i = 0; i < 200; i += 1) {
+      const reply = await checked('GET', `/api/v1/jobs/recordInfo?taskId=${taskId}`, { headers: auth });
+      if ((reply.json['data'] as { settled: boolean }).settled) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await checked('GET', '/api/v1/jobs/recordInfo?taskId=job_unknown', { headers: auth });
+    await checked('POST', '/api/v1/jobs/retry', { headers: auth, body: { taskId } });
+    const failed = await checked('POST', '/api/v1/jobs/createTask', {
+      headers: auth,
+      body: { ...body, input: { ...body.input, simulate: 'upstream_failed' } },
+    });
+    const failedId = (failed.json['data'] as { taskId: string }).taskId;
+    for (let i = 0; i < 200; i += 1) {
+      const reply = await checked('GET', `/api/v1/jobs/recordInfo?taskId=${failedId}`, { headers: auth });
+      if ((reply.json['data'] as { state: string }).state === 'failed') break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await checked('POST', '/api/v1/jobs/retry', { headers: auth, body: { taskId: failedId } });
+    await checked('POST', '/api/v1/jobs/purge', { headers: auth, body: { taskId } });
+    await checked('POST', '/api/v1/jobs/purge', { headers: auth, body: { taskId: 'job_unknown' } });
+    await checked('GET', `/api/v1/jobs/recordInfo?taskId=${taskId}`, { headers: auth });
+    const page = await checked('GET', '/api/v1/jobs?limit=1', { headers: auth });
+    const cursor = (page.json['data'] as { nextCursor: string }).nextCursor;
+    await checked('GET', `/api/v1/jobs?limit=1&cursor=${cursor}`, { headers: auth });
+    await checked('GET', '/api/v1/jobs?limit=0', { headers: auth });
+    await checked('GET', '/api/v1/usage', { headers: auth });
+    await checked('GET', '/api/v1/usage?from=2026-01-01&to=2026-12-31', { headers: auth });
+  });
+
   it('has no operation the service does not answer', () => {
     const documented = Object.entries(doc['paths'] as Record<string, Record<string, unknown>>).flatMap(
       ([path, item]) =>

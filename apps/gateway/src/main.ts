@@ -4,7 +4,7 @@ import { GatewayAppModule } from './app.module';
 
 runService({
   name: 'gateway',
-  needs: ['database', 'redis'],
+  needs: ['database', 'redis', 's3'],
   rootModule: (config, logger) => GatewayAppModule.forRoot(config, logger),
   afterListen: async (app, baseUrl) => {
     const boot = await app.get(BootstrapDemoUseCase).execute(baseUrl);

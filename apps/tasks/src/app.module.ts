@@ -1,14 +1,27 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { AccountsModule } from '@gen/accounts';
+import { BillingModule } from '@gen/billing';
+import { CatalogModule } from '@gen/catalog';
 import type { AppConfig, Logger } from '@gen/core';
-import { PlatformModule } from '@gen/platform';
+import { PlatformModule, composeDomains, quoteSigningKey } from '@gen/platform';
+import { TasksModule, tasksOpenApi } from '@gen/tasks';
 
 /**
- * The tasks service on its own (distributed mode). Its domain module joins here when its issue lands;
- * until then it serves health, readiness and its slice of the OpenAPI document.
+ * The tasks service on its own (distributed mode): the relay of task.lifecycle, the consumers of the runner's
+ * reports and billing's settlements, and the deadline and retention sweepers. The catalog (prices of usage)
+ * and the billing port its use cases take are hosted in-process, without billing's background work.
  */
 @Module({})
 export class TasksAppModule {
   static forRoot(config: AppConfig, logger: Logger): DynamicModule {
-    return { module: TasksAppModule, imports: [PlatformModule.forRoot({ config, logger, openApi: [] })] };
+    return {
+      module: TasksAppModule,
+      imports: [
+        PlatformModule.forRoot({ config, logger, openApi: [tasksOpenApi], appName: 'tasks' }),
+        composeDomains(AccountsModule, BillingModule.forRoot({ workers: false })),
+        CatalogModule.forRoot({ file: config.CATALOG_FILE }),
+        TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: true }),
+      ],
+    };
   }
 }

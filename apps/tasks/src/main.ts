@@ -3,6 +3,6 @@ import { TasksAppModule } from './app.module';
 
 runService({
   name: 'tasks',
-  needs: ['database', 'kafka'],
+  needs: ['database', 'kafka', 's3'],
   rootModule: (config, logger) => TasksAppModule.forRoot(config, logger),
 });

@@ -1,6 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AVAILABILITY_SOURCES, CATALOG, CatalogService } from './catalog.service';
 import { ModelsController } from './http/models.controller';
+import { TaskPricingService } from './task-pricing.service';
+import { CATALOG_PORT } from '@gen/contracts';
 import { environmentCredentials, type AvailabilitySources } from './domain/availability';
 import { catalogFilePath } from './load/catalog-file-path';
 import { loadCatalogFile, type LoadCatalogOptions } from './load/load-catalog';
@@ -21,13 +23,17 @@ export class CatalogModule {
   static forRoot(options: CatalogModuleOptions = {}): DynamicModule {
     return {
       module: CatalogModule,
+      // CATALOG_PORT reaches the tasks domain without one domain library importing another.
+      global: true,
       controllers: [ModelsController],
       providers: [
         { provide: CATALOG, useFactory: () => loadCatalogFile(options.file ?? catalogFilePath(), options) },
         { provide: AVAILABILITY_SOURCES, useValue: options.availability ?? environmentCredentials() },
         CatalogService,
+        TaskPricingService,
+        { provide: CATALOG_PORT, useExisting: TaskPricingService },
       ],
-      exports: [CatalogService],
+      exports: [CatalogService, CATALOG_PORT],
     };
   }
 }

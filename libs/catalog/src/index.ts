@@ -22,3 +22,5 @@ export { inputProblem, type InputProblem } from './validation/input-problem';
 export * from './http/model.dto';
 export * from './http/models.controller';
 export * from './http/catalog.openapi';
+export { TaskPricingService } from './task-pricing.service';
+export { chargeOfUsageE9 } from './domain/usage-charge';

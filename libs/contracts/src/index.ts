@@ -5,3 +5,4 @@ export * from './funds.ports';
 export * from './events';
 export * from './holds.ports';
 export * from './task-events';
+export * from './catalog.ports';

@@ -16,6 +16,8 @@ const DEFAULTS = {
   S3_BUCKET: 'generation-media',
   S3_FORCE_PATH_STYLE: false,
   DEPENDENCY_TIMEOUT_MS: 15000,
+  TASK_DEADLINE_SECONDS: 1800,
+  RUNNER_CONCURRENCY: 8,
 };
 
 const DB_PASSWORD = 'hunter2-Sup3rSecret';

@@ -120,6 +120,32 @@ export const ConfigSchema = Type.Object(
       default: 15000,
       description: 'How long start-up waits for each dependency before it exits with a clear message.',
     }),
+    WEBHOOK_ALLOW_PRIVATE_CIDRS: Type.Optional(
+      Type.String({
+        description:
+          'Comma-separated CIDRs that callback URLs may resolve to despite the public-address rule (on-premise receivers, tests).',
+      }),
+    ),
+    TASK_DEADLINE_SECONDS: Type.Integer({
+      minimum: 1,
+      maximum: 86400,
+      default: 1800,
+      description: 'How long a task may stay queued or running before it expires (deadlineAt).',
+    }),
+    QUOTE_SIGNING_KEY: Type.Optional(
+      Type.String({
+        minLength: 32,
+        'x-secret': true,
+        description:
+          'Key that signs quotes (the same in every process); unset: made once in DATA_DIR/quote.key.',
+      }),
+    ),
+    RUNNER_CONCURRENCY: Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      default: 8,
+      description: 'Tasks one runner process executes at once per model; more wait in its queue.',
+    }),
     SHUTDOWN_GRACE_MS: Type.Integer({
       minimum: 0,
       default: 10000,

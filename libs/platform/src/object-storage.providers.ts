@@ -37,10 +37,17 @@ export class PublicBaseUrl {
  * made on first start and kept, so URLs handed out stay valid across restarts until they expire.
  */
 export function objectUrlSecret(dataDir: string): Buffer {
-  const file = join(dataDir, 'object-url.key');
+  return dataDirSecret(dataDir, 'object-url.key');
+}
+
+/**
+ * A 32-byte key kept in DATA_DIR/<name> (mode 0600): made on first start and kept across restarts.
+ * Two processes starting at once cannot both write it ('wx'); the loser reads the winner's key.
+ */
+export function dataDirSecret(dataDir: string, name: string): Buffer {
+  const file = join(dataDir, name);
   if (!existsSync(file)) {
     mkdirSync(dataDir, { recursive: true });
-    // 'wx': two processes starting at once cannot both write it; the loser reads the winner's key.
     try {
       writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
     } catch (error) {
@@ -51,6 +58,13 @@ export function objectUrlSecret(dataDir: string): Buffer {
   const secret = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
   if (secret.length < 32) throw new Error(`${file} holds no usable key: delete it to make a new one`);
   return secret;
+}
+
+/** The key that signs quotes: QUOTE_SIGNING_KEY, or one kept in DATA_DIR/quote.key (one machine's fleet shares it). */
+export function quoteSigningKey(config: AppConfig): Buffer {
+  return config.QUOTE_SIGNING_KEY
+    ? Buffer.from(config.QUOTE_SIGNING_KEY, 'utf8')
+    : dataDirSecret(config.DATA_DIR, 'quote.key');
 }
 
 /** The S3 adapter's options from the settings (also used by the start-up check). */

@@ -73,6 +73,6 @@ class SharedPortsModule {}
  * Composes domain modules so that the ports each exports (FUNDS_PORT, ACCOUNT_DIRECTORY, the credential
  * verifiers) reach the others without one domain library importing another.
  */
-export function composeDomains(...modules: Type<unknown>[]): DynamicModule {
+export function composeDomains(...modules: (Type<unknown> | DynamicModule)[]): DynamicModule {
   return { module: SharedPortsModule, global: true, imports: modules, exports: modules };
 }

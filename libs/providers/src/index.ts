@@ -5,3 +5,4 @@ export * from './offline/render-sketch';
 export * from './offline/render-tone';
 export * from './offline/render-reel';
 export * from './offline/offline-media-provider';
+export * from './offline/offline-usage';

@@ -1,0 +1,125 @@
+import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
+
+const root = join(__dirname, '..', '..');
+type Json = Record<string, unknown>;
+
+/**
+ * The whole native task flow in distributed mode: the gateway, tasks, billing and runner apps as separate
+ * processes over PostgreSQL, Kafka, Redis and S3. The client talks to the gateway only.
+ */
+describe('the task flow across separate processes (distributed mode)', () => {
+  let database: ScratchDatabase;
+  let dataDir: string;
+  let env: Record<string, string>;
+  const apps: AppProcess[] = [];
+  let gateway: AppProcess;
+  let runner: AppProcess;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--quiet'], { cwd: root });
+    database = await createScratchPostgres();
+    dataDir = mkdtempSync(join(tmpdir(), 'gts-task-flow-'));
+    env = {
+      ...serviceSettings(),
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      TASK_DEADLINE_SECONDS: '8',
+      LOG_LEVEL: process.env['E2E_LOG_LEVEL'] ?? 'warn',
+    };
+    // Migrations run under advisory locks, so the apps may start together.
+    [gateway, runner] = await Promise.all([startAppProcess('gateway', env), startAppProcess('runner', env)]);
+    apps.push(gateway, runner);
+    apps.push(...(await Promise.all([startAppProcess('tasks', env), startAppProcess('billing', env)])));
+    const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
+      apiKey: string;
+    };
+    auth = { authorization: `Bearer ${apiKey}` };
+  });
+
+  afterAll(async () => {
+    const codes = await Promise.all(apps.map((app) => app.stop()));
+    if (process.env['E2E_DUMP_DIR']) {
+      for (const app of [...apps, runner])
+        writeFileSync(join(process.env['E2E_DUMP_DIR'], `${app.name}.log`), app.output());
+    }
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+    // Every app drains and exits cleanly on SIGTERM (the killed runner is not in the list any more).
+    expect(codes.filter((code) => code !== 0)).toEqual([]);
+  });
+
+  async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
+    const response = await fetch(`${gateway.baseUrl}${path}`, {
+      method,
+      headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, json: (await response.json()) as Json };
+  }
+
+  async function until(taskId: string, done: (task: Json) => boolean, ms = 60_000): Promise<Json> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const reply = await call('GET', `/api/v1/jobs/recordInfo?taskId=${taskId}`);
+      expect(reply.status).toBe(200);
+      const task = reply.json['data'] as Json;
+      if (done(task)) return task;
+      if (Date.now() > deadline) throw new Error(`${taskId} stayed ${JSON.stringify(task)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  const balance = async () => (await call('GET', '/api/v1/chat/credit')).json['data'] as Json;
+
+  it('creates, runs and settles tasks; outputs are served from S3; failures give the hold back', async () => {
+    const created = await call('POST', '/api/v1/jobs/createTask', {
+      model: 'local/sketch',
+      input: { prompt: 'a lighthouse', width: 64, height: 64 },
+    });
+    expect(created.status).toBe(202);
+    const taskId = (created.json['data'] as Json)['taskId'] as string;
+    const failed = await call('POST', '/api/v1/jobs/createTask', {
+      model: 'local/tone',
+      input: { text: 'no', simulate: 'upstream_failed' },
+    });
+    const failedId = (failed.json['data'] as Json)['taskId'] as string;
+
+    const task = await until(taskId, (t) => t['settled'] === true);
+    expect(task).toMatchObject({ state: 'succeeded', cost: '0.004', settled: true });
+    const asset = (task['output'] as { assets: Json[] }).assets[0]!;
+    const png = await fetch(asset['url'] as string);
+    expect(png.status).toBe(200);
+    expect(
+      Buffer.from(await png.arrayBuffer())
+        .subarray(1, 4)
+        .toString('latin1'),
+    ).toBe('PNG');
+    expect(await until(failedId, (t) => t['settled'] === true)).toMatchObject({
+      state: 'failed',
+      errorCode: 'upstream_failed',
+      cost: '0',
+    });
+    expect(await balance()).toMatchObject({ available: '24.996', held: '0' });
+  });
+
+  it('a runner killed mid-task loses nothing: the task expires at its deadline and its hold is released', async () => {
+    const created = await call('POST', '/api/v1/jobs/createTask', {
+      model: 'local/sketch',
+      input: { prompt: 'never finished', width: 64, height: 64, delay_ms: 30_000 },
+    });
+    const taskId = (created.json['data'] as Json)['taskId'] as string;
+    await until(taskId, (t) => t['state'] === 'running', 30_000);
+    expect(await balance()).toMatchObject({ held: '0.004' });
+    await runner.stop('SIGKILL');
+    apps.splice(apps.indexOf(runner), 1);
+    const task = await until(taskId, (t) => t['settled'] === true, 30_000);
+    expect(task).toMatchObject({ state: 'expired', cost: '0', settled: true });
+    expect(await balance()).toMatchObject({ available: '24.996', held: '0' });
+  });
+});

@@ -1,0 +1,27 @@
+import type { ExecutionUsage } from './task-events';
+
+/** A task request checked against the catalog: what the tasks domain needs to accept it. */
+export interface PreparedTask {
+  /** The exact catalog id (an alias resolved). */
+  readonly model: string;
+  readonly modality: 'image' | 'video' | 'audio' | 'text';
+  /** The input with defaults applied, keys sorted. */
+  readonly input: Record<string, unknown>;
+  /** sha256 hex of the canonical JSON of {model, input}. */
+  readonly fingerprint: string;
+  /** The customer price of this exact request at the account's prices, USD decimal: the hold. */
+  readonly estimate: string;
+}
+
+/**
+ * Implemented by the catalog domain; used by the tasks domain. Throws DomainError: 404 for an unknown or
+ * disabled model, 400 naming the field for a bad input, 503 when the model is not available.
+ */
+export interface CatalogPort {
+  prepareTask(model: string, input: unknown, priceMultiplier: string): PreparedTask;
+  /** The charge of measured usage at the account's prices, USD decimal (rounded half up to 1e-9 USD). */
+  chargeFor(model: string, usage: ExecutionUsage, priceMultiplier: string): string;
+  /** The exact id of a catalog id or declared alias; null when the catalog does not know it. */
+  resolveModelId(idOrAlias: string): string | null;
+}
+export const CATALOG_PORT = Symbol('CatalogPort');

@@ -1,0 +1,91 @@
+import {
+  Inject,
+  Injectable,
+  Optional,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { Topics } from '@gen/contracts';
+import { CLOCK, type Clock, type Logger } from '@gen/core';
+import { EVENT_BUS, OutboxRelay, type EventBus, type Subscription } from '@gen/messaging';
+import { DATABASE, type Database } from '@gen/persistence';
+import { LOGGER } from '@gen/platform';
+import { IDEMPOTENCY_WINDOW_MS } from '../domain/task-options';
+import { TASKS_SCHEMA, TasksPrisma } from '../persistence/tasks-prisma';
+import { TaskRepository } from '../persistence/task.repository';
+import { ApplyExecutionUseCase } from '../use-cases/apply-execution.use-case';
+import { ExpireTasksUseCase } from '../use-cases/expire-tasks.use-case';
+import { PurgeTaskUseCase } from '../use-cases/purge-task.use-case';
+import { RecordSettlementUseCase } from '../use-cases/record-settlement.use-case';
+
+/** How often the sweeper looks for tasks past their deadline. */
+export const EXPIRY_SWEEP_MS = 1000;
+/** How often outputs and prompts past their retention are destroyed. */
+export const RETENTION_SWEEP_MS = 60_000;
+
+/**
+ * The tasks service's background work: the outbox relay (task.lifecycle), the consumers of the runner's
+ * reports and of billing's settlements, the deadline and retention sweepers and the cleanup of old
+ * idempotency records.
+ * All of it stops, draining, before the process ends.
+ */
+@Injectable()
+export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private relay: OutboxRelay | undefined;
+  private subscriptions: Subscription[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> = Promise.resolve();
+  private lastCleanup = 0;
+  private lastPurge = 0;
+
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+    // Migrations run in TasksPrisma.onModuleInit, before any of this starts.
+    readonly prisma: TasksPrisma,
+    private readonly tasks: TaskRepository,
+    private readonly execution: ApplyExecutionUseCase,
+    private readonly settlement: RecordSettlementUseCase,
+    private readonly expiry: ExpireTasksUseCase,
+    private readonly retention: PurgeTaskUseCase,
+    @Optional() @Inject(LOGGER) private readonly logger: Logger | null,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.relay = new OutboxRelay(this.database, this.bus, { schema: TASKS_SCHEMA, pollMs: 20 });
+    this.relay.start();
+    this.subscriptions = [
+      await this.bus.subscribe(Topics.taskExecution, 'tasks', (event) => this.execution.apply(event)),
+      await this.bus.subscribe(Topics.billingHolds, 'tasks', (event) => this.settlement.apply(event)),
+    ];
+    this.timer = setInterval(() => {
+      this.sweeping = this.sweeping.then(() => this.sweep());
+    }, EXPIRY_SWEEP_MS);
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      await this.expiry.execute();
+      const now = this.clock.now().getTime();
+      if (now - this.lastPurge >= RETENTION_SWEEP_MS) {
+        this.lastPurge = now;
+        await this.retention.purgeExpired();
+      }
+      if (now - this.lastCleanup > 3600_000) {
+        this.lastCleanup = now;
+        await this.tasks.deleteIdempotencyBefore(new Date(now - IDEMPOTENCY_WINDOW_MS));
+      }
+    } catch (error) {
+      // The database is briefly unreachable: the next sweep tries again.
+      this.logger?.warn({ err: error }, 'task sweep failed; trying again in a second');
+    }
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.sweeping;
+    await Promise.all(this.subscriptions.map((s) => s.stop()));
+    await this.relay?.stop();
+  }
+}

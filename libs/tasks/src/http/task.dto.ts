@@ -1,0 +1,229 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { USD_AMOUNT_PATTERN } from '@gen/core';
+
+/** The body of quote and createTask (spec: Task request). Unknown top-level fields are 400. */
+export const TaskRequestBody = Type.Object(
+  {
+    model: Type.String({
+      minLength: 1,
+      maxLength: 256,
+      description: 'Exact catalog model id; may contain slashes.',
+    }),
+    input: Type.Object(
+      {},
+      { additionalProperties: true, description: "Validated against the model's inputSchema." },
+    ),
+    callBackUrl: Type.Optional(
+      Type.Unknown({
+        description:
+          'Terminal-state callback target: http or https, port 80 or 443, no credentials, every resolved address public. Anything else: 400 "Invalid callback URL".',
+      }),
+    ),
+    quoteId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 4096, description: 'From quote; send with expectedCost.' }),
+    ),
+    expectedCost: Type.Optional(
+      Type.String({
+        pattern: USD_AMOUNT_PATTERN,
+        description: 'The price the quote confirmed, USD decimal.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TaskRequestBody = Static<typeof TaskRequestBody>;
+
+export const RecordInfoQuery = Type.Object(
+  { taskId: Type.String({ minLength: 1, maxLength: 128 }) },
+  { additionalProperties: false },
+);
+export type RecordInfoQuery = Static<typeof RecordInfoQuery>;
+
+const Usd = (description: string) => Type.String({ pattern: USD_AMOUNT_PATTERN, description });
+const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
+
+export const QuoteResult = Type.Object(
+  {
+    quoteId: Type.String({
+      pattern: '^quo_',
+      description: 'Send with expectedCost to createTask or stream.',
+    }),
+    model: Type.String({ description: 'The exact catalog id (an alias resolved).' }),
+    currency: Type.Literal('USD'),
+    price: Usd('Customer price of this exact request at the account prices.'),
+    maxCharge: Usd('The most the task can be charged: the amount held at acceptance.'),
+    expiresAt: Timestamp('Five minutes after the quote.'),
+  },
+  { additionalProperties: false },
+);
+
+export const CreateTaskResult = Type.Object(
+  {
+    taskId: Type.String({ pattern: '^job_' }),
+    state: Type.String({ description: '`queued`; an idempotent replay shows the current state.' }),
+    estimatedCost: Usd('The held estimate: the ceiling of the charge.'),
+    deadlineAt: Timestamp('The task expires (cost 0) if it is not finished by then.'),
+  },
+  { additionalProperties: false },
+);
+
+export const AssetRecord = Type.Object(
+  {
+    key: Type.String({ description: 'Storage key of the output.' }),
+    mime: Type.String(),
+    url: Type.Optional(Type.String({ description: 'Short-lived signed URL; no API credentials needed.' })),
+    expiresAt: Type.Optional(Timestamp('Expiry of url; reading the task again signs a new one.')),
+    width: Type.Optional(Type.Integer()),
+    height: Type.Optional(Type.Integer()),
+    bytes: Type.Optional(Type.Integer()),
+    durationSeconds: Type.Optional(Type.Number({ description: 'Audio and video: length in seconds.' })),
+    pending: Type.Optional(Type.Literal(true)),
+    unavailable: Type.Optional(Type.Literal(true)),
+  },
+  { additionalProperties: false },
+);
+
+export const TaskRecord = Type.Object(
+  {
+    taskId: Type.String({ pattern: '^job_' }),
+    model: Type.String(),
+    state: Type.Union(
+      ['queued', 'running', 'succeeded', 'failed', 'canceled', 'expired'].map((s) => Type.Literal(s)),
+    ),
+    input: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Absent once purged.' })),
+    output: Type.Optional(Type.Object({ assets: Type.Array(AssetRecord) }, { additionalProperties: false })),
+    errorCode: Type.Optional(
+      Type.String({ description: 'Failed tasks: upstream_failed, content_rejected, internal_error.' }),
+    ),
+    errorMessage: Type.Optional(Type.String({ description: 'Localized.' })),
+    cost: Usd('Final once settled; "0" for failed and expired tasks; the estimate until then.'),
+    settled: Type.Boolean(),
+    estimatedCost: Usd('The amount held at acceptance.'),
+    createdAt: Timestamp('Acceptance time.'),
+    deadlineAt: Timestamp('Expiry time of an unfinished task.'),
+    completedAt: Type.Optional(Timestamp('Present once terminal.')),
+    sourceTaskId: Type.Optional(Type.String({ pattern: '^job_' })),
+    purgedAt: Type.Optional(Timestamp('Outputs and prompt destroyed (purge, or the end of retention).')),
+  },
+  { additionalProperties: false },
+);
+
+export const TaskIdBody = Type.Object(
+  { taskId: Type.String({ minLength: 1, maxLength: 128 }) },
+  { additionalProperties: false },
+);
+export type TaskIdBody = Static<typeof TaskIdBody>;
+
+const DateParam = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD, UTC.' });
+
+export const ListTasksQuery = Type.Object(
+  {
+    from: Type.Optional({ ...DateParam, description: 'Inclusive UTC date; default seven days before `to`.' }),
+    to: Type.Optional({ ...DateParam, description: 'Exclusive UTC date; default tomorrow.' }),
+    state: Type.Optional(
+      Type.Union(
+        ['queued', 'running', 'succeeded', 'failed', 'canceled', 'expired'].map((s) => Type.Literal(s)),
+      ),
+    ),
+    model: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 256, description: 'Exact id or declared alias.' }),
+    ),
+    limit: Type.Optional(
+      Type.String({ pattern: '^(100|[1-9][0-9]?)$', description: '1 to 100, default 20.' }),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description: 'nextCursor of the previous page; it freezes the filters.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListTasksQuery = Static<typeof ListTasksQuery>;
+
+export const UsageQuery = Type.Object(
+  {
+    from: Type.Optional({ ...DateParam, description: 'Inclusive UTC date; default seven days before `to`.' }),
+    to: Type.Optional({ ...DateParam, description: 'Exclusive UTC date; default tomorrow.' }),
+  },
+  { additionalProperties: false },
+);
+export type UsageQuery = Static<typeof UsageQuery>;
+
+export const RetryResult = Type.Object(
+  {
+    taskId: Type.String({ pattern: '^job_' }),
+    sourceTaskId: Type.String({ pattern: '^job_' }),
+    state: Type.String({ description: '`queued`; an idempotent replay shows the current state.' }),
+    estimatedCost: Usd('The held estimate of the new task.'),
+    deadlineAt: Timestamp('The new task expires if it is not finished by then.'),
+  },
+  { additionalProperties: false },
+);
+
+export const PurgeResult = Type.Object(
+  {
+    taskId: Type.String({ pattern: '^job_' }),
+    purged: Type.Literal(true),
+    purgedAt: Timestamp('When it was purged.'),
+  },
+  { additionalProperties: false },
+);
+
+export const TaskSummary = Type.Object(
+  {
+    taskId: Type.String({ pattern: '^job_' }),
+    model: Type.String(),
+    state: Type.String(),
+    createdAt: Timestamp('Acceptance time.'),
+    completedAt: Type.Optional(Timestamp('Present once terminal.')),
+    cost: Usd('As in the task record.'),
+    settled: Type.Boolean(),
+    estimatedCost: Usd('The amount held at acceptance.'),
+    requestId: Type.String({
+      pattern: '^req_',
+      description: 'X-Request-Id of the call that created the task.',
+    }),
+    sourceTaskId: Type.Optional(Type.String({ pattern: '^job_' })),
+    purged: Type.Optional(Type.Literal(true)),
+  },
+  { additionalProperties: false },
+);
+
+export const TaskPage = Type.Object(
+  {
+    items: Type.Array(TaskSummary),
+    nextCursor: Type.Optional(Type.String({ description: 'Absent on the last page.' })),
+  },
+  { additionalProperties: false },
+);
+
+const UsageBucket = {
+  calls: Type.Integer({ minimum: 0 }),
+  spend: Usd('Settled charges only; holds never count.'),
+};
+export const UsageResult = Type.Object(
+  {
+    from: Type.String(),
+    to: Type.String(),
+    currency: Type.Literal('USD'),
+    totals: Type.Object(UsageBucket, { additionalProperties: false }),
+    days: Type.Array(
+      Type.Object(
+        {
+          date: Type.String({ description: 'UTC day of task creation; only days with calls.' }),
+          ...UsageBucket,
+          models: Type.Array(
+            Type.Object({ model: Type.String(), ...UsageBucket }, { additionalProperties: false }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    models: Type.Array(
+      Type.Object({ model: Type.String(), ...UsageBucket }, { additionalProperties: false }),
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,133 @@
+import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { formatUsd, negotiateLanguage } from '@gen/core';
+import { QueryPipe, RATE_LIMIT_STORE, SchemaPipe, applyRateDecision, type RateLimitStore } from '@gen/edge';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CreateTaskUseCase } from '../use-cases/create-task.use-case';
+import { GetTaskUseCase } from '../use-cases/get-task.use-case';
+import { GetUsageUseCase } from '../use-cases/get-usage.use-case';
+import { ListTasksUseCase } from '../use-cases/list-tasks.use-case';
+import { PurgeTaskUseCase } from '../use-cases/purge-task.use-case';
+import { QuoteTaskUseCase } from '../use-cases/quote-task.use-case';
+import { RetryTaskUseCase } from '../use-cases/retry-task.use-case';
+import { ListTasksQuery, RecordInfoQuery, TaskIdBody, TaskRequestBody, UsageQuery } from './task.dto';
+
+/** Spec, Limits: usage reporting is a token bucket of 30, refilling 30 a minute, per account. */
+export const USAGE_RATE_POLICY = { burst: 30, refillPerMinute: 30 } as const;
+
+const header = (request: FastifyRequest, name: string): string | undefined => {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
+};
+
+/** How long a client should wait before its first poll of a new task, in seconds. */
+const FIRST_POLL_SECONDS = '1';
+
+@Controller('api/v1')
+export class TasksController {
+  constructor(
+    private readonly createTask: CreateTaskUseCase,
+    private readonly quoteTask: QuoteTaskUseCase,
+    private readonly getTask: GetTaskUseCase,
+    private readonly retryTask: RetryTaskUseCase,
+    private readonly purgeTask: PurgeTaskUseCase,
+    private readonly listTasks: ListTasksUseCase,
+    private readonly usage: GetUsageUseCase,
+    @Inject(RATE_LIMIT_STORE) private readonly rateLimits: RateLimitStore,
+  ) {}
+
+  /** POST /api/v1/jobs/quote */
+  @Post('jobs/quote')
+  @HttpCode(200)
+  @Header('cache-control', 'no-store')
+  quote(@Req() request: FastifyRequest, @Body(new SchemaPipe(TaskRequestBody)) body: TaskRequestBody) {
+    return this.quoteTask.execute(request.edge!.principal!, body);
+  }
+
+  /** POST /api/v1/jobs/createTask */
+  @Post('jobs/createTask')
+  @HttpCode(202)
+  @Header('cache-control', 'no-store')
+  async create(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body(new SchemaPipe(TaskRequestBody)) body: TaskRequestBody,
+  ) {
+    const { task } = await this.createTask.execute({
+      principal: request.edge!.principal!,
+      request: body,
+      idempotencyKey: header(request, 'idempotency-key'),
+      retention: header(request, 'x-service-retention'),
+      requestId: request.id,
+    });
+    reply.header('location', `/api/v1/jobs/recordInfo?taskId=${encodeURIComponent(task.id)}`);
+    reply.header('retry-after', FIRST_POLL_SECONDS);
+    return {
+      taskId: task.id,
+      state: task.state,
+      estimatedCost: formatUsd(task.estimatedE9),
+      deadlineAt: task.deadlineAt.toISOString(),
+    };
+  }
+
+  /** GET /api/v1/jobs/recordInfo?taskId= */
+  @Get('jobs/recordInfo')
+  @Header('cache-control', 'no-store')
+  record(@Req() request: FastifyRequest, @Query(new QueryPipe(RecordInfoQuery)) query: RecordInfoQuery) {
+    const principal = request.edge!.principal!;
+    const language = negotiateLanguage(header(request, 'accept-language'), principal.language);
+    return this.getTask.execute(principal, query.taskId, language);
+  }
+
+  /** POST /api/v1/jobs/retry */
+  @Post('jobs/retry')
+  @HttpCode(200)
+  @Header('cache-control', 'no-store')
+  async retry(@Req() request: FastifyRequest, @Body(new SchemaPipe(TaskIdBody)) body: TaskIdBody) {
+    const { task } = await this.retryTask.execute({
+      principal: request.edge!.principal!,
+      taskId: body.taskId,
+      idempotencyKey: header(request, 'idempotency-key'),
+      requestId: request.id,
+    });
+    return {
+      taskId: task.id,
+      sourceTaskId: task.sourceTaskId!,
+      state: task.state,
+      estimatedCost: formatUsd(task.estimatedE9),
+      deadlineAt: task.deadlineAt.toISOString(),
+    };
+  }
+
+  /** POST /api/v1/jobs/purge */
+  @Post('jobs/purge')
+  @HttpCode(200)
+  @Header('cache-control', 'no-store')
+  purge(@Req() request: FastifyRequest, @Body(new SchemaPipe(TaskIdBody)) body: TaskIdBody) {
+    return this.purgeTask.execute(request.edge!.principal!, body.taskId);
+  }
+
+  /** GET /api/v1/jobs */
+  @Get('jobs')
+  @Header('cache-control', 'no-store')
+  list(@Req() request: FastifyRequest, @Query(new QueryPipe(ListTasksQuery)) query: ListTasksQuery) {
+    return this.listTasks.execute(request.edge!.principal!, query);
+  }
+
+  /** GET /api/v1/usage: its own bucket per account (shared by the account's keys), failing closed. */
+  @Get('usage')
+  @Header('cache-control', 'no-store')
+  async usageOf(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Query(new QueryPipe(UsageQuery)) query: UsageQuery,
+  ) {
+    const principal = request.edge!.principal!;
+    const decision = await this.rateLimits.take(
+      `usage:${principal.accountId}`,
+      USAGE_RATE_POLICY,
+      Date.now(),
+    );
+    applyRateDecision(decision, reply);
+    return this.usage.execute(principal, query);
+  }
+}

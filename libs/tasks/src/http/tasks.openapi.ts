@@ -1,0 +1,208 @@
+import { envelopeResponse, errorResponses, type OpenApiFragment } from '@gen/edge';
+import {
+  CreateTaskResult,
+  PurgeResult,
+  QuoteResult,
+  RetryResult,
+  TaskIdBody,
+  TaskPage,
+  TaskRecord,
+  TaskRequestBody,
+  UsageResult,
+} from './task.dto';
+
+const dateParams = [
+  {
+    name: 'from',
+    in: 'query',
+    required: false,
+    schema: { type: 'string', format: 'date' },
+    description: 'Inclusive UTC date (YYYY-MM-DD); default seven days before `to`.',
+  },
+  {
+    name: 'to',
+    in: 'query',
+    required: false,
+    schema: { type: 'string', format: 'date' },
+    description: 'Exclusive UTC date; default tomorrow. At most 92 days after `from`.',
+  },
+];
+
+const taskRequest = { required: true, content: { 'application/json': { schema: TaskRequestBody } } };
+const idempotencyKey = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  description:
+    'Same account and API key, same normalized model, input and callback URL within 24 hours: the original task in its current state, no second hold. Another API key of the account: 409 without the task id. Other semantics: 409.',
+};
+
+export const tasksOpenApi: OpenApiFragment = {
+  paths: {
+    '/api/v1/jobs/quote': {
+      post: {
+        tags: ['tasks'],
+        summary: 'Quote a task request: validated like createTask; creates nothing and holds nothing.',
+        description:
+          'Field names of the quote are our choice. The quote is signed, bound to the account, the API key and the normalized request (model, input, callback URL), and valid five minutes. Funds and the daily spend cap are checked as at acceptance (402). `Cache-Control: no-store`.',
+        requestBody: taskRequest,
+        responses: {
+          ...envelopeResponse('The quote.', QuoteResult, { rateLimited: true }),
+          ...errorResponses([400, 401, 402, 403, 404, 409, 413, 429, 500, 503]),
+        },
+      },
+    },
+    '/api/v1/jobs/createTask': {
+      post: {
+        tags: ['tasks'],
+        summary: 'Create a task: funds are held and the task is queued.',
+        description:
+          "A rejected request creates nothing and holds nothing. `quoteId` with `expectedCost`: an expired or changed quote is 40901, but a replayed accepted Idempotency-Key still returns its task. `X-Service-Retention` (whole seconds > 0) shortens the 14-day retention of outputs and prompt. 402 carries 40201 (insufficient funds) or 40202 (the key's daily spend cap, which counts holds). 503 for a model that is not available or cannot run tasks (text models run through stream and the compatibility endpoints).",
+        parameters: [
+          idempotencyKey,
+          {
+            name: 'X-Service-Retention',
+            in: 'header',
+            required: false,
+            schema: { type: 'string', pattern: '^[0-9]+$' },
+            description: "Seconds (> 0); shortens retention of this task's outputs and prompt.",
+          },
+        ],
+        requestBody: taskRequest,
+        responses: {
+          '202': {
+            description: 'Accepted.',
+            headers: {
+              'X-Request-Id': { schema: { type: 'string', pattern: '^req_' } },
+              Location: {
+                schema: { type: 'string' },
+                description: 'Relative URL of recordInfo for the task.',
+              },
+              'Retry-After': { schema: { type: 'string' }, description: 'Seconds before the first poll.' },
+              'Cache-Control': { schema: { type: 'string', const: 'no-store' } },
+              'X-RateLimit-Limit': { schema: { type: 'string' } },
+              'X-RateLimit-Remaining': { schema: { type: 'string' } },
+            },
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['code', 'msg', 'data', 'request_id'],
+                  properties: {
+                    code: { const: 200 },
+                    msg: { type: 'string' },
+                    data: CreateTaskResult,
+                    request_id: { type: 'string', pattern: '^req_' },
+                  },
+                },
+              },
+            },
+          },
+          ...errorResponses([400, 401, 402, 403, 404, 409, 413, 429, 500, 503]),
+        },
+      },
+    },
+    '/api/v1/jobs/recordInfo': {
+      get: {
+        tags: ['tasks'],
+        summary: 'Read a task: the same shape in every state; fresh signed URLs for stored assets.',
+        description:
+          'Unknown tasks, tasks of another account and tasks of another API key are the same 404. `Cache-Control: no-store`.',
+        parameters: [
+          { name: 'taskId', in: 'query', required: true, schema: { type: 'string', minLength: 1 } },
+        ],
+        responses: {
+          ...envelopeResponse('The task record.', TaskRecord, { rateLimited: true }),
+          ...errorResponses([400, 401, 403, 404, 429, 500]),
+        },
+      },
+    },
+    '/api/v1/jobs/retry': {
+      post: {
+        tags: ['tasks'],
+        summary:
+          'A new, separately billed task from a failed, expired or historical canceled task of this key.',
+        description:
+          'The source is unchanged; model, input and callback URL are checked again (schema, price, availability, balance). Idempotency-Key is scoped to the source task and the retry action. A source in another state, or purged, is 409. Unknown, other-account and other-key sources are 404.',
+        parameters: [{ ...idempotencyKey, description: 'Scoped to the source task and the retry action.' }],
+        requestBody: { required: true, content: { 'application/json': { schema: TaskIdBody } } },
+        responses: {
+          ...envelopeResponse('The new task.', RetryResult, { rateLimited: true }),
+          ...errorResponses([400, 401, 402, 403, 404, 409, 413, 429, 500, 503]),
+        },
+      },
+    },
+    '/api/v1/jobs/purge': {
+      post: {
+        tags: ['tasks'],
+        summary: 'Destroy the outputs and the prompt of a terminal task of this key; billing stays.',
+        description:
+          'Request and response fields are our choice. Purging again answers the same. A queued or running task is 409. The task record then has no input and every asset is unavailable, with `purgedAt`.',
+        requestBody: { required: true, content: { 'application/json': { schema: TaskIdBody } } },
+        responses: {
+          ...envelopeResponse('Purged.', PurgeResult, { rateLimited: true }),
+          ...errorResponses([400, 401, 403, 404, 409, 429, 500]),
+        },
+      },
+    },
+    '/api/v1/jobs': {
+      get: {
+        tags: ['tasks'],
+        summary: "This key's task history, newest first by createdAt then taskId; metadata only.",
+        description:
+          'The items field is `items`. A cursor freezes the filters of the first page (including the default dates); repeating a filter with it is allowed, changing one is 400. Unknown, repeated or empty parameters are 400. Past the five-second budget: 503.',
+        parameters: [
+          ...dateParams,
+          {
+            name: 'state',
+            in: 'query',
+            required: false,
+            schema: {
+              type: 'string',
+              enum: ['queued', 'running', 'succeeded', 'failed', 'canceled', 'expired'],
+            },
+          },
+          {
+            name: 'model',
+            in: 'query',
+            required: false,
+            schema: { type: 'string' },
+            description: 'Exact catalog id or a declared alias.',
+          },
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+          },
+          {
+            name: 'cursor',
+            in: 'query',
+            required: false,
+            schema: { type: 'string' },
+            description: 'Opaque nextCursor of the previous page.',
+          },
+        ],
+        responses: {
+          ...envelopeResponse('One page of task summaries.', TaskPage, { rateLimited: true }),
+          ...errorResponses([400, 401, 403, 429, 500, 503]),
+        },
+      },
+    },
+    '/api/v1/usage': {
+      get: {
+        tags: ['account'],
+        summary: "Calls and settled spend of this key's tasks by creation day and model (sparse buckets).",
+        description:
+          'Field names are our choice. Counts tasks created by this key, attributed to their creation day (UTC); spend sums settled charges only, so late settlement can change an earlier day. Not a cash statement. A token bucket of 30 refilling 30 a minute per account (shared by its keys): X-RateLimit-Limit and X-RateLimit-Remaining describe it; 429 with Retry-After; it fails closed. Past the five-second budget: 503 (try a shorter range).',
+        parameters: dateParams,
+        responses: {
+          ...envelopeResponse('Usage.', UsageResult, { rateLimited: true }),
+          ...errorResponses([400, 401, 403, 429, 500, 503]),
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,68 @@
+import type { ExecutionAsset, ExecutionUsage } from '@gen/contracts';
+import type { TaskState } from '../domain/task-state';
+
+/** One row of tasks.tasks, as the domain sees it. */
+export interface TaskRow {
+  readonly id: string;
+  readonly accountId: string;
+  readonly keyId: string;
+  readonly model: string;
+  readonly state: TaskState;
+  /** Null once purged. */
+  readonly input: Record<string, unknown> | null;
+  readonly callbackUrl: string | null;
+  readonly estimatedE9: bigint;
+  /** The account group's price multiplier at acceptance: the charge uses the prices the hold used. */
+  readonly priceMultiplier: string;
+  readonly costE9: bigint | null;
+  readonly settled: boolean;
+  readonly errorCode: string | null;
+  readonly assets: readonly ExecutionAsset[] | null;
+  readonly usage: ExecutionUsage | null;
+  readonly requestId: string;
+  readonly sourceTaskId: string | null;
+  readonly retentionSeconds: number;
+  readonly createdAt: Date;
+  readonly startedAt: Date | null;
+  readonly completedAt: Date | null;
+  readonly deadlineAt: Date;
+  readonly purgedAt: Date | null;
+}
+
+export const TASK_COLUMNS = `"id", "account_id", "key_id", "model", "state", "input", "callback_url", "estimated_e9",
+  "price_multiplier", "cost_e9", "settled", "error_code", "assets", "usage", "request_id", "source_task_id", "retention_seconds",
+  "created_at", "started_at", "completed_at", "deadline_at", "purged_at"`;
+
+type Raw = Record<string, unknown>;
+const big = (v: unknown): bigint => (typeof v === 'bigint' ? v : BigInt(v as string | number));
+const date = (v: unknown): Date => (v instanceof Date ? v : new Date(v as string));
+const json = <T>(v: unknown): T | null =>
+  v === null || v === undefined ? null : typeof v === 'string' ? (JSON.parse(v) as T) : (v as T);
+
+/** pg returns BIGINT as text and PGlite as bigint; JSON may come parsed or as text: one mapping for both. */
+export function taskRowOf(raw: Raw): TaskRow {
+  return {
+    id: raw['id'] as string,
+    accountId: raw['account_id'] as string,
+    keyId: raw['key_id'] as string,
+    model: raw['model'] as string,
+    state: raw['state'] as TaskState,
+    input: json<Record<string, unknown>>(raw['input']),
+    callbackUrl: (raw['callback_url'] as string | null) ?? null,
+    estimatedE9: big(raw['estimated_e9']),
+    priceMultiplier: raw['price_multiplier'] as string,
+    costE9: raw['cost_e9'] === null || raw['cost_e9'] === undefined ? null : big(raw['cost_e9']),
+    settled: raw['settled'] === true,
+    errorCode: (raw['error_code'] as string | null) ?? null,
+    assets: json<ExecutionAsset[]>(raw['assets']),
+    usage: json<ExecutionUsage>(raw['usage']),
+    requestId: raw['request_id'] as string,
+    sourceTaskId: (raw['source_task_id'] as string | null) ?? null,
+    retentionSeconds: Number(raw['retention_seconds']),
+    createdAt: date(raw['created_at']),
+    startedAt: raw['started_at'] ? date(raw['started_at']) : null,
+    completedAt: raw['completed_at'] ? date(raw['completed_at']) : null,
+    deadlineAt: date(raw['deadline_at']),
+    purgedAt: raw['purged_at'] ? date(raw['purged_at']) : null,
+  };
+}

@@ -1,0 +1,306 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EventEnvelope } from '@gen/contracts';
+import { appendToOutbox } from '@gen/messaging';
+import { DATABASE, type Database, type SqlTransaction } from '@gen/persistence';
+import type { TaskState } from '../domain/task-state';
+import { TASK_COLUMNS, taskRowOf, type TaskRow } from './task-row';
+import { TASKS_SCHEMA, TasksPrisma } from './tasks-prisma';
+
+export interface IdempotencyRecord {
+  readonly keyId: string;
+  readonly fingerprint: string;
+  readonly taskId: string;
+}
+
+export interface OutboxEvents {
+  readonly topic: string;
+  readonly events: readonly EventEnvelope[];
+}
+
+/**
+ * Data access of the tasks schema, in SQL on the process's database (the hot path of createTask is two short
+ * statements). Reads a client can cause are scoped by account and key, so another tenant's task is never read.
+ */
+@Injectable()
+export class TaskRepository {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    // Injected so that the schema's migrations have run before the first query.
+    readonly prisma: TasksPrisma,
+  ) {}
+
+  /** Inserts an accepted task and its events in one transaction. */
+  async insert(task: TaskRow, outbox: OutboxEvents): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO "tasks"."tasks" (${TASK_COLUMNS}) VALUES
+         ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11, $12, $13::json, $14::json, $15, $16, $17, $18, $19, $20, $21, $22)`,
+        [
+          task.id,
+          task.accountId,
+          task.keyId,
+          task.model,
+          task.state,
+          task.input === null ? null : JSON.stringify(task.input),
+          task.callbackUrl,
+          task.estimatedE9.toString(),
+          task.priceMultiplier,
+          task.costE9?.toString() ?? null,
+          task.settled,
+          task.errorCode,
+          task.assets === null ? null : JSON.stringify(task.assets),
+          task.usage === null ? null : JSON.stringify(task.usage),
+          task.requestId,
+          task.sourceTaskId,
+          task.retentionSeconds,
+          task.createdAt,
+          task.startedAt,
+          task.completedAt,
+          task.deadlineAt,
+          task.purgedAt,
+        ],
+      );
+      await appendToOutbox(tx, TASKS_SCHEMA, outbox.topic, outbox.events);
+    });
+  }
+
+  /** The task if this account's key created it; null otherwise (unknown, other account, other key). */
+  async findVisible(taskId: string, accountId: string, keyId: string): Promise<TaskRow | null> {
+    const rows = await this.db.query(
+      `SELECT ${TASK_COLUMNS} FROM "tasks"."tasks" WHERE "id" = $1 AND "account_id" = $2 AND "key_id" = $3`,
+      [taskId, accountId, keyId],
+    );
+    return rows[0] ? taskRowOf(rows[0]) : null;
+  }
+
+  /** For event consumers: the task by id (events come from our own services, never from a client). */
+  async findById(taskId: string): Promise<TaskRow | null> {
+    const rows = await this.db.query(`SELECT ${TASK_COLUMNS} FROM "tasks"."tasks" WHERE "id" = $1`, [taskId]);
+    return rows[0] ? taskRowOf(rows[0]) : null;
+  }
+
+  /**
+   * Claims an idempotency key for a new task: inserted, or taken over when the existing record is older than
+   * the window. Returns null when claimed, else the record that holds the key.
+   */
+  async claimIdempotencyKey(claim: {
+    accountId: string;
+    scope: string;
+    idemKey: string;
+    keyId: string;
+    fingerprint: string;
+    taskId: string;
+    now: Date;
+    windowStart: Date;
+  }): Promise<IdempotencyRecord | null> {
+    const claimed = await this.db.query(
+      `INSERT INTO "tasks"."idempotency_records" AS r
+         ("account_id", "scope", "idem_key", "key_id", "fingerprint", "task_id", "created_at")
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT ("account_id", "scope", "idem_key") DO UPDATE
+         SET "key_id" = excluded."key_id", "fingerprint" = excluded."fingerprint",
+             "task_id" = excluded."task_id", "created_at" = excluded."created_at"
+         WHERE r."created_at" < $8
+       RETURNING 1 AS "claimed"`,
+      [
+        claim.accountId,
+        claim.scope,
+        claim.idemKey,
+        claim.keyId,
+        claim.fingerprint,
+        claim.taskId,
+        claim.now,
+        claim.windowStart,
+      ],
+    );
+    if (claimed.length > 0) return null;
+    const rows = await this.db.query<{ key_id: string; fingerprint: string; task_id: string }>(
+      `SELECT "key_id", "fingerprint", "task_id" FROM "tasks"."idempotency_records"
+       WHERE "account_id" = $1 AND "scope" = $2 AND "idem_key" = $3`,
+      [claim.accountId, claim.scope, claim.idemKey],
+    );
+    const row = rows[0];
+    // Deleted between the two statements (its request was refused): the caller may try again.
+    if (!row) return { keyId: claim.keyId, fingerprint: '', taskId: '' };
+    return { keyId: row.key_id, fingerprint: row.fingerprint, taskId: row.task_id };
+  }
+
+  /** Gives a claimed key back when its request was refused: a refused request leaves nothing behind. */
+  async releaseIdempotencyKey(
+    accountId: string,
+    scope: string,
+    idemKey: string,
+    taskId: string,
+  ): Promise<void> {
+    await this.db.query(
+      `DELETE FROM "tasks"."idempotency_records"
+       WHERE "account_id" = $1 AND "scope" = $2 AND "idem_key" = $3 AND "task_id" = $4`,
+      [accountId, scope, idemKey, taskId],
+    );
+  }
+
+  /** Deletes idempotency records older than the window. */
+  async deleteIdempotencyBefore(before: Date): Promise<number> {
+    const rows = await this.db.query(
+      `DELETE FROM "tasks"."idempotency_records" WHERE "created_at" < $1 RETURNING 1 AS "gone"`,
+      [before],
+    );
+    return rows.length;
+  }
+
+  /**
+   * Applies a transition once: the row is updated only while its state is one of `from`, in the same
+   * transaction as the events it causes. Returns the updated task, or null when the news was stale.
+   */
+  async transition(
+    taskId: string,
+    from: readonly TaskState[],
+    change: {
+      state: TaskState;
+      startedAt?: Date;
+      completedAt?: Date;
+      errorCode?: string;
+      assets?: unknown;
+      usage?: unknown;
+      costE9?: bigint;
+    },
+    outbox: (task: TaskRow) => OutboxEvents | null,
+  ): Promise<TaskRow | null> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx.query(
+        `UPDATE "tasks"."tasks" SET
+           "state" = $3,
+           "started_at" = COALESCE($4, "started_at"),
+           "completed_at" = COALESCE($5, "completed_at"),
+           "error_code" = COALESCE($6, "error_code"),
+           "assets" = COALESCE($7::json, "assets"),
+           "usage" = COALESCE($8::json, "usage"),
+           "cost_e9" = COALESCE($9, "cost_e9")
+         WHERE "id" = $1 AND "state" = ANY($2::text[])
+         RETURNING ${TASK_COLUMNS}`,
+        [
+          taskId,
+          from,
+          change.state,
+          change.startedAt ?? null,
+          change.completedAt ?? null,
+          change.errorCode ?? null,
+          change.assets === undefined ? null : JSON.stringify(change.assets),
+          change.usage === undefined ? null : JSON.stringify(change.usage),
+          change.costE9?.toString() ?? null,
+        ],
+      );
+      if (!rows[0]) return null;
+      const task = taskRowOf(rows[0]);
+      const events = outbox(task);
+      if (events) await appendToOutbox(tx, TASKS_SCHEMA, events.topic, events.events);
+      return task;
+    });
+  }
+
+  /** In-flight tasks past their deadline, oldest deadline first. */
+  async dueForExpiry(now: Date, limit: number): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(
+      `SELECT "id" FROM "tasks"."tasks" WHERE "state" IN ('queued', 'running') AND "deadline_at" <= $1
+       ORDER BY "deadline_at" LIMIT $2`,
+      [now, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Records billing's final word: the charge, and `settled`. Only once. */
+  async markSettled(taskId: string, costE9: bigint): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE "tasks"."tasks" SET "settled" = true, "cost_e9" = $2 WHERE "id" = $1 AND "settled" = false
+       RETURNING 1 AS "done"`,
+      [taskId, costE9.toString()],
+    );
+    return rows.length > 0;
+  }
+
+  /** Destroys the prompt and marks the task purged; the billing fields stay. Terminal tasks only. */
+  async markPurged(taskId: string, now: Date): Promise<TaskRow | null> {
+    const rows = await this.db.query(
+      `UPDATE "tasks"."tasks" SET "input" = NULL, "purged_at" = COALESCE("purged_at", $2)
+       WHERE "id" = $1 AND "state" NOT IN ('queued', 'running')
+       RETURNING ${TASK_COLUMNS}`,
+      [taskId, now],
+    );
+    return rows[0] ? taskRowOf(rows[0]) : null;
+  }
+
+  /** Terminal tasks whose retention ended and that are not purged yet. */
+  async dueForPurge(now: Date, limit: number): Promise<TaskRow[]> {
+    const rows = await this.db.query(
+      `SELECT ${TASK_COLUMNS} FROM "tasks"."tasks"
+       WHERE "purged_at" IS NULL AND "completed_at" IS NOT NULL
+         AND "completed_at" + make_interval(secs => "retention_seconds") <= $1
+       ORDER BY "completed_at" LIMIT $2`,
+      [now, limit],
+    );
+    return rows.map(taskRowOf);
+  }
+
+  /** One page of this key's tasks in [from, to), newest first, after the cursor position if given. */
+  async listForKey(query: {
+    accountId: string;
+    keyId: string;
+    from: Date;
+    to: Date;
+    state?: string;
+    model?: string;
+    after?: { createdAt: Date; taskId: string };
+    limit: number;
+  }): Promise<TaskRow[]> {
+    const params: unknown[] = [query.accountId, query.keyId, query.from, query.to];
+    const where = [`"account_id" = $1`, `"key_id" = $2`, `"created_at" >= $3`, `"created_at" < $4`];
+    if (query.state !== undefined) {
+      params.push(query.state);
+      where.push(`"state" = $${params.length}`);
+    }
+    if (query.model !== undefined) {
+      params.push(query.model);
+      where.push(`"model" = $${params.length}`);
+    }
+    if (query.after) {
+      params.push(query.after.createdAt, query.after.taskId);
+      where.push(`("created_at", "id") < ($${params.length - 1}, $${params.length})`);
+    }
+    params.push(query.limit);
+    const rows = await this.db.query(
+      `SELECT ${TASK_COLUMNS} FROM "tasks"."tasks" WHERE ${where.join(' AND ')}
+       ORDER BY "created_at" DESC, "id" DESC LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map(taskRowOf);
+  }
+
+  /** Calls and settled spend of this key's tasks created in [from, to), per UTC day and model. */
+  async usageForKey(query: {
+    accountId: string;
+    keyId: string;
+    from: Date;
+    to: Date;
+  }): Promise<{ day: string; model: string; calls: number; spendE9: bigint }[]> {
+    const rows = await this.db.query<{ day: string; model: string; calls: string | number; spend: unknown }>(
+      `SELECT to_char("created_at" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS "day", "model",
+              count(*) AS "calls",
+              COALESCE(sum("cost_e9") FILTER (WHERE "settled"), 0) AS "spend"
+       FROM "tasks"."tasks"
+       WHERE "account_id" = $1 AND "key_id" = $2 AND "created_at" >= $3 AND "created_at" < $4
+       GROUP BY 1, 2 ORDER BY 1, 2`,
+      [query.accountId, query.keyId, query.from, query.to],
+    );
+    return rows.map((r) => ({
+      day: r.day,
+      model: r.model,
+      calls: Number(r.calls),
+      spendE9: BigInt(String(r.spend)),
+    }));
+  }
+
+  /** Runs `work` in one transaction (for consumers that record the event they handled). */
+  inTransaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
+  }
+}

@@ -1,0 +1,62 @@
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@gen/core';
+import { parseAllowPrivateCidrs } from '@gen/ssrf';
+import { TASKS_OPTIONS, type TasksOptions } from './domain/task-options';
+import { TaskFlowWorker } from './events/task-flow.worker';
+import { TasksController } from './http/tasks.controller';
+import { TaskRepository } from './persistence/task.repository';
+import { TasksPrisma } from './persistence/tasks-prisma';
+import { ApplyExecutionUseCase } from './use-cases/apply-execution.use-case';
+import { CreateTaskUseCase } from './use-cases/create-task.use-case';
+import { ExpireTasksUseCase } from './use-cases/expire-tasks.use-case';
+import { GetTaskUseCase } from './use-cases/get-task.use-case';
+import { PrepareTaskRequest } from './use-cases/prepare-task-request';
+import { QuoteTaskUseCase } from './use-cases/quote-task.use-case';
+import { RecordSettlementUseCase } from './use-cases/record-settlement.use-case';
+import { GetUsageUseCase } from './use-cases/get-usage.use-case';
+import { ListTasksUseCase } from './use-cases/list-tasks.use-case';
+import { PurgeTaskUseCase } from './use-cases/purge-task.use-case';
+import { RetryTaskUseCase } from './use-cases/retry-task.use-case';
+
+export interface TasksModuleOptions {
+  /** The quote signing key (QUOTE_SIGNING_KEY, or a key kept in DATA_DIR). */
+  readonly quoteKey: (config: AppConfig) => Buffer;
+  /** Run the relay, the consumers and the sweepers in this process (the tasks app; embedded mode). */
+  readonly workers: boolean;
+}
+
+/**
+ * The tasks service: quote, createTask, recordInfo, the transitions and deadlines. Needs CATALOG_PORT,
+ * HOLDS_PORT, OBJECT_STORAGE, EVENT_BUS, DATABASE and CLOCK from the composing app.
+ */
+@Module({})
+export class TasksModule {
+  static forRoot(options: TasksModuleOptions): DynamicModule {
+    const providers: Provider[] = [
+      {
+        provide: TASKS_OPTIONS,
+        inject: [APP_CONFIG],
+        useFactory: (config: AppConfig): TasksOptions => ({
+          deadlineSeconds: config.TASK_DEADLINE_SECONDS,
+          quoteKey: options.quoteKey(config),
+          allowPrivateCidrs: parseAllowPrivateCidrs(config.WEBHOOK_ALLOW_PRIVATE_CIDRS),
+        }),
+      },
+      TasksPrisma,
+      TaskRepository,
+      PrepareTaskRequest,
+      QuoteTaskUseCase,
+      CreateTaskUseCase,
+      GetTaskUseCase,
+      ApplyExecutionUseCase,
+      RecordSettlementUseCase,
+      ExpireTasksUseCase,
+      RetryTaskUseCase,
+      PurgeTaskUseCase,
+      ListTasksUseCase,
+      GetUsageUseCase,
+      ...(options.workers ? [TaskFlowWorker] : []),
+    ];
+    return { module: TasksModule, controllers: [TasksController], providers, exports: [ExpireTasksUseCase] };
+  }
+}

@@ -1,0 +1,124 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  CATALOG_PORT,
+  ExecutionEventType,
+  IdPrefix,
+  TaskEventType,
+  Topics,
+  type CatalogPort,
+  type EventEnvelope,
+  type ExecutionFailedPayload,
+  type ExecutionStartedPayload,
+  type ExecutionSucceededPayload,
+  type TaskTerminalPayload,
+} from '@gen/contracts';
+import { formatUsd, newId, parseUsd } from '@gen/core';
+import { IN_FLIGHT_STATES } from '../domain/task-state';
+import type { TaskRow } from '../persistence/task-row';
+import type { OutboxEvents } from '../persistence/task.repository';
+import { TaskRepository } from '../persistence/task.repository';
+
+/**
+ * Applies what the runner reports (topic task.execution) to the task, once: a transition happens only from
+ * an in-flight state, so a terminal task ignores later news and a redelivered event changes nothing.
+ * A terminal transition writes its task.* event in the same transaction; billing settles from it.
+ */
+@Injectable()
+export class ApplyExecutionUseCase {
+  constructor(
+    private readonly tasks: TaskRepository,
+    @Inject(CATALOG_PORT) private readonly catalog: CatalogPort,
+  ) {}
+
+  async apply(event: EventEnvelope): Promise<void> {
+    switch (event.type) {
+      case ExecutionEventType.started: {
+        const payload = event.payload as ExecutionStartedPayload;
+        await this.tasks.transition(
+          payload.taskId,
+          ['queued'],
+          { state: 'running', startedAt: new Date(payload.startedAt) },
+          () => null,
+        );
+        return;
+      }
+      case ExecutionEventType.succeeded: {
+        const payload = event.payload as ExecutionSucceededPayload;
+        const task = await this.tasks.findById(payload.taskId);
+        if (!task) return;
+        const storedAny = payload.assets.some((a) => a.status !== 'unavailable');
+        // Spec: if no file was stored, cost is 0. Never above the hold.
+        const measured = storedAny
+          ? parseUsd(this.catalog.chargeFor(task.model, payload.usage, task.priceMultiplier))!
+          : 0n;
+        const charge = measured < task.estimatedE9 ? measured : task.estimatedE9;
+        await this.tasks.transition(
+          task.id,
+          IN_FLIGHT_STATES,
+          {
+            state: 'succeeded',
+            completedAt: new Date(payload.finishedAt),
+            assets: payload.assets,
+            usage: payload.usage,
+            costE9: charge,
+          },
+          (done) => terminalEvents(done, event.id, formatUsd(charge)),
+        );
+        return;
+      }
+      case ExecutionEventType.failed: {
+        const payload = event.payload as ExecutionFailedPayload;
+        await this.tasks.transition(
+          payload.taskId,
+          IN_FLIGHT_STATES,
+          {
+            state: 'failed',
+            completedAt: new Date(payload.finishedAt),
+            errorCode: payload.errorCode,
+            costE9: 0n,
+          },
+          (done) => terminalEvents(done, event.id, '0'),
+        );
+        return;
+      }
+      default:
+        return;
+    }
+  }
+}
+
+/** The task.succeeded / task.failed / task.expired event of a task that just became terminal. */
+export function terminalEvents(task: TaskRow, causationId: string, charge: string): OutboxEvents {
+  const state = task.state as TaskTerminalPayload['state'];
+  const payload: TaskTerminalPayload = {
+    taskId: task.id,
+    accountId: task.accountId,
+    keyId: task.keyId,
+    model: task.model,
+    state,
+    charge,
+    ...(task.errorCode ? { errorCode: task.errorCode } : {}),
+    completedAt: (task.completedAt ?? new Date()).toISOString(),
+  };
+  const type =
+    state === 'succeeded'
+      ? TaskEventType.succeeded
+      : state === 'failed'
+        ? TaskEventType.failed
+        : TaskEventType.expired;
+  return {
+    topic: Topics.taskLifecycle,
+    events: [
+      {
+        id: newId(IdPrefix.event),
+        type,
+        version: 1,
+        key: task.id,
+        occurredAt: new Date().toISOString(),
+        correlationId: task.requestId,
+        causationId,
+        payload,
+      },
+    ],
+  };
+}

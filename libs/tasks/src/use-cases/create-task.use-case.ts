@@ -1,0 +1,222 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  BusinessCode,
+  HOLDS_PORT,
+  IdPrefix,
+  TaskEventType,
+  Topics,
+  type ApiKeyPrincipal,
+  type EventEnvelope,
+  type HoldsPort,
+  type TaskCreatedPayload,
+} from '@gen/contracts';
+import { CLOCK, DomainError, newId, parseUsd, type Clock } from '@gen/core';
+import {
+  DEFAULT_RETENTION_SECONDS,
+  IDEMPOTENCY_WINDOW_MS,
+  TASKS_OPTIONS,
+  type TasksOptions,
+} from '../domain/task-options';
+import type { TaskRow } from '../persistence/task-row';
+import { TaskRepository } from '../persistence/task.repository';
+import { PrepareTaskRequest, type PreparedRequest, type TaskRequest } from './prepare-task-request';
+import { checkQuote } from './quote-task.use-case';
+
+export interface CreateTaskCommand {
+  readonly principal: ApiKeyPrincipal;
+  readonly request: TaskRequest;
+  /** The Idempotency-Key header, if sent. */
+  readonly idempotencyKey?: string;
+  /** The X-Service-Retention header, if sent. */
+  readonly retention?: string;
+  /** The X-Request-Id of this call; task summaries show it. */
+  readonly requestId: string;
+  /** Set by retry: the source task. The Idempotency-Key is then scoped to it and the retry action. */
+  readonly sourceTaskId?: string;
+}
+
+export interface AcceptedTask {
+  readonly task: TaskRow;
+  /** True when an earlier call with the same Idempotency-Key created it. */
+  readonly replayed: boolean;
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+/** How long a duplicate waits for the call that holds its Idempotency-Key before answering 409. */
+const IN_PROGRESS_WAIT_MS = 5000;
+const IN_PROGRESS_POLL_MS = 20;
+
+export function parseRetention(header: string | undefined): number {
+  if (header === undefined) return DEFAULT_RETENTION_SECONDS;
+  if (!/^\d{1,12}$/.test(header.trim()) || Number(header) <= 0) {
+    throw new DomainError(BusinessCode.InvalidRequest, 'retention.invalid');
+  }
+  return Math.min(Number(header), DEFAULT_RETENTION_SECONDS);
+}
+
+/**
+ * POST /api/v1/jobs/createTask. The order is what makes a refusal leave nothing behind:
+ * check the request (400 / 404 / 503), claim the Idempotency-Key (a replay returns the original task before
+ * anything else is checked), check the quote (40901), hold the funds (40201 / 40202), then write the task
+ * and its `task.created` event in one transaction. A step that fails undoes the ones before it.
+ */
+@Injectable()
+export class CreateTaskUseCase {
+  constructor(
+    private readonly requests: PrepareTaskRequest,
+    private readonly tasks: TaskRepository,
+    @Inject(HOLDS_PORT) private readonly holds: HoldsPort,
+    @Inject(TASKS_OPTIONS) private readonly options: TasksOptions,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(command: CreateTaskCommand): Promise<AcceptedTask> {
+    const { principal } = command;
+    if (command.idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(command.idempotencyKey)) {
+      throw new DomainError(BusinessCode.InvalidRequest, 'idempotency.invalid_key');
+    }
+    const retentionSeconds = parseRetention(command.retention);
+    const prepared = await this.requests.prepare(principal, command.request);
+    const taskId = newId(IdPrefix.task);
+    if (command.idempotencyKey !== undefined) {
+      const replay = await this.claim(
+        principal,
+        scopeOf(command),
+        command.idempotencyKey,
+        prepared.requestHash,
+        taskId,
+      );
+      if (replay) return { task: replay, replayed: true };
+    }
+    try {
+      return { task: await this.accept(command, prepared, taskId, retentionSeconds), replayed: false };
+    } catch (error) {
+      if (command.idempotencyKey !== undefined) {
+        await this.tasks.releaseIdempotencyKey(
+          principal.accountId,
+          scopeOf(command),
+          command.idempotencyKey,
+          taskId,
+        );
+      }
+      throw error;
+    }
+  }
+
+  private async accept(
+    command: CreateTaskCommand,
+    prepared: PreparedRequest,
+    taskId: string,
+    retentionSeconds: number,
+  ): Promise<TaskRow> {
+    const { principal } = command;
+    const now = this.clock.now();
+    checkQuote(command.request, prepared, principal, this.options.quoteKey, now);
+    await this.holds.reserve({
+      holdId: taskId,
+      accountId: principal.accountId,
+      keyId: principal.keyId,
+      model: prepared.model,
+      amount: prepared.estimate,
+      dailyCap: principal.dailySpendCap,
+    });
+    const task: TaskRow = {
+      id: taskId,
+      accountId: principal.accountId,
+      keyId: principal.keyId,
+      model: prepared.model,
+      state: 'queued',
+      input: prepared.input,
+      callbackUrl: prepared.callbackUrl,
+      estimatedE9: parseUsd(prepared.estimate)!,
+      priceMultiplier: principal.priceMultiplier,
+      costE9: null,
+      settled: false,
+      errorCode: null,
+      assets: null,
+      usage: null,
+      requestId: command.requestId,
+      sourceTaskId: command.sourceTaskId ?? null,
+      retentionSeconds,
+      createdAt: now,
+      startedAt: null,
+      completedAt: null,
+      deadlineAt: new Date(now.getTime() + this.options.deadlineSeconds * 1000),
+      purgedAt: null,
+    };
+    try {
+      await this.tasks.insert(task, { topic: Topics.taskLifecycle, events: [createdEvent(task, prepared)] });
+    } catch (error) {
+      await this.holds.release(taskId).catch(() => undefined);
+      throw error;
+    }
+    return task;
+  }
+
+  /**
+   * Claims the key for `taskId`; returns null when claimed, or the task an earlier call created with it.
+   * Spec: the same key from a sibling API key is 409 without the task id; with other semantics 409; a
+   * duplicate that arrives while the first call is still working waits for it.
+   */
+  private async claim(
+    principal: ApiKeyPrincipal,
+    scope: string,
+    idemKey: string,
+    requestHash: string,
+    taskId: string,
+  ): Promise<TaskRow | null> {
+    const giveUpAt = Date.now() + IN_PROGRESS_WAIT_MS;
+    for (;;) {
+      const now = this.clock.now();
+      const holder = await this.tasks.claimIdempotencyKey({
+        accountId: principal.accountId,
+        scope,
+        idemKey,
+        keyId: principal.keyId,
+        fingerprint: requestHash,
+        taskId,
+        now,
+        windowStart: new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS),
+      });
+      if (holder === null) return null;
+      if (holder.taskId !== '') {
+        if (holder.keyId !== principal.keyId) {
+          throw new DomainError(BusinessCode.Conflict, 'idempotency.other_api_key');
+        }
+        if (holder.fingerprint !== requestHash) {
+          throw new DomainError(BusinessCode.Conflict, 'idempotency.conflict');
+        }
+        const original = await this.tasks.findVisible(holder.taskId, principal.accountId, principal.keyId);
+        if (original) return original;
+      }
+      if (Date.now() >= giveUpAt) throw new DomainError(BusinessCode.Conflict, 'idempotency.in_progress');
+      await new Promise((resolve) => setTimeout(resolve, IN_PROGRESS_POLL_MS));
+    }
+  }
+}
+
+/** createTask keys live in one space per account; a retry's key is scoped to its source task. */
+const scopeOf = (command: CreateTaskCommand): string =>
+  command.sourceTaskId ? `retry:${command.sourceTaskId}` : 'create';
+
+function createdEvent(task: TaskRow, prepared: PreparedRequest): EventEnvelope<TaskCreatedPayload> {
+  return {
+    id: newId(IdPrefix.event),
+    type: TaskEventType.created,
+    version: 1,
+    key: task.id,
+    occurredAt: task.createdAt.toISOString(),
+    correlationId: task.requestId,
+    causationId: task.requestId,
+    payload: {
+      taskId: task.id,
+      accountId: task.accountId,
+      keyId: task.keyId,
+      model: task.model,
+      input: prepared.input,
+      estimatedCost: prepared.estimate,
+      createdAt: task.createdAt.toISOString(),
+      deadlineAt: task.deadlineAt.toISOString(),
+    },
+  };
+}

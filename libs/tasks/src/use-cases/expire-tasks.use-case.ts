@@ -1,0 +1,33 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, type Clock } from '@gen/core';
+import { IN_FLIGHT_STATES } from '../domain/task-state';
+import { TaskRepository } from '../persistence/task.repository';
+import { terminalEvents } from './apply-execution.use-case';
+
+/**
+ * Moves in-flight tasks past `deadlineAt` to `expired` (cost 0: billing releases the hold on task.expired).
+ * A result that arrives later is ignored, because the task is terminal.
+ */
+@Injectable()
+export class ExpireTasksUseCase {
+  constructor(
+    private readonly tasks: TaskRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  /** Expires up to `limit` due tasks; returns how many it expired. */
+  async execute(limit = 500): Promise<number> {
+    const now = this.clock.now();
+    let expired = 0;
+    for (const taskId of await this.tasks.dueForExpiry(now, limit)) {
+      const done = await this.tasks.transition(
+        taskId,
+        IN_FLIGHT_STATES,
+        { state: 'expired', completedAt: now, costE9: 0n },
+        (task) => terminalEvents(task, `deadline:${taskId}`, '0'),
+      );
+      if (done) expired += 1;
+    }
+    return expired;
+  }
+}

@@ -1,0 +1,57 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  BusinessCode,
+  CATALOG_PORT,
+  type ApiKeyPrincipal,
+  type CatalogPort,
+  type PreparedTask,
+} from '@gen/contracts';
+import { DomainError } from '@gen/core';
+import { checkCallbackUrl } from '@gen/ssrf';
+import { createHash } from 'node:crypto';
+import { TASKS_OPTIONS, type TasksOptions } from '../domain/task-options';
+
+/** The body of quote, createTask and stream (spec: Task request). */
+export interface TaskRequest {
+  readonly model: string;
+  readonly input: unknown;
+  readonly callBackUrl?: unknown;
+  readonly quoteId?: string;
+  readonly expectedCost?: string;
+}
+
+export interface PreparedRequest extends PreparedTask {
+  /** The WHATWG-normalized callback URL, or null. */
+  readonly callbackUrl: string | null;
+  /** sha256 of the normalized model, input and callback URL: idempotency and quotes compare this. */
+  readonly requestHash: string;
+}
+
+/**
+ * What quote, createTask and retry check alike: the model and input against the catalog (404, 400, 503),
+ * then the callback URL by the rules of Limits (400 "Invalid callback URL", nothing more is said).
+ */
+@Injectable()
+export class PrepareTaskRequest {
+  constructor(
+    @Inject(CATALOG_PORT) private readonly catalog: CatalogPort,
+    @Inject(TASKS_OPTIONS) private readonly options: TasksOptions,
+  ) {}
+
+  async prepare(principal: ApiKeyPrincipal, request: TaskRequest): Promise<PreparedRequest> {
+    const prepared = this.catalog.prepareTask(request.model, request.input, principal.priceMultiplier);
+    const callbackUrl = await this.callbackUrl(request.callBackUrl);
+    const requestHash = createHash('sha256')
+      .update(`${prepared.fingerprint}\n${callbackUrl ?? ''}`)
+      .digest('hex');
+    return { ...prepared, callbackUrl, requestHash };
+  }
+
+  private async callbackUrl(raw: unknown): Promise<string | null> {
+    if (raw === undefined) return null;
+    if (typeof raw !== 'string') throw new DomainError(BusinessCode.InvalidRequest, 'callback.invalid');
+    const checked = await checkCallbackUrl(raw, { allowPrivateCidrs: this.options.allowPrivateCidrs });
+    if (!checked.ok) throw new DomainError(BusinessCode.InvalidRequest, 'callback.invalid');
+    return checked.url;
+  }
+}

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { BusinessCode, type ApiKeyPrincipal } from '@gen/contracts';
+import { DomainError } from '@gen/core';
+import { RETRYABLE_STATES } from '../domain/task-state';
+import { TaskRepository } from '../persistence/task.repository';
+import { CreateTaskUseCase, type AcceptedTask } from './create-task.use-case';
+
+export interface RetryTaskCommand {
+  readonly principal: ApiKeyPrincipal;
+  readonly taskId: string;
+  readonly idempotencyKey?: string;
+  readonly requestId: string;
+}
+
+/**
+ * POST /api/v1/jobs/retry: a new, separately billed task from a failed, expired or historical canceled task
+ * of the same key. The source is unchanged; everything is checked again as for createTask (schema, price,
+ * availability, balance, callback URL). Unknown, other-account and other-key sources are the same 404.
+ */
+@Injectable()
+export class RetryTaskUseCase {
+  constructor(
+    private readonly tasks: TaskRepository,
+    private readonly create: CreateTaskUseCase,
+  ) {}
+
+  async execute(command: RetryTaskCommand): Promise<AcceptedTask> {
+    const { principal } = command;
+    const source = await this.tasks.findVisible(command.taskId, principal.accountId, principal.keyId);
+    if (!source) throw new DomainError(BusinessCode.NotFound, 'task.not_found');
+    // A purged task has no prompt left to run again.
+    if (!RETRYABLE_STATES.includes(source.state) || source.input === null) {
+      throw new DomainError(BusinessCode.Conflict, 'task.not_retryable');
+    }
+    return this.create.execute({
+      principal,
+      request: {
+        model: source.model,
+        input: source.input,
+        ...(source.callbackUrl ? { callBackUrl: source.callbackUrl } : {}),
+      },
+      idempotencyKey: command.idempotencyKey,
+      // The source's retention (X-Service-Retention) applies to its prompt, which the retry carries on.
+      retention: String(source.retentionSeconds),
+      requestId: command.requestId,
+      sourceTaskId: source.id,
+    });
+  }
+}

@@ -1,0 +1,119 @@
+import { formatUsd, translate, type Language, type MessageId } from '@gen/core';
+import type { ObjectStorage } from '@gen/storage';
+import { isTerminal } from '../domain/task-state';
+import { SIGNED_URL_SECONDS } from '../domain/task-options';
+import type { TaskRow } from '../persistence/task-row';
+
+/** An element of `output.assets` (spec: Asset). */
+export interface AssetView {
+  readonly key: string;
+  readonly mime: string;
+  readonly url?: string;
+  readonly expiresAt?: string;
+  readonly width?: number;
+  readonly height?: number;
+  readonly bytes?: number;
+  readonly durationSeconds?: number;
+  readonly pending?: true;
+  readonly unavailable?: true;
+}
+
+/** The task record (spec: Task record), the data of recordInfo and of version 2 callbacks. */
+export interface TaskRecordView {
+  readonly taskId: string;
+  readonly model: string;
+  readonly state: string;
+  readonly input?: Record<string, unknown>;
+  readonly output?: { readonly assets: AssetView[] };
+  readonly errorCode?: string;
+  readonly errorMessage?: string;
+  readonly cost: string;
+  readonly settled: boolean;
+  readonly estimatedCost: string;
+  readonly createdAt: string;
+  readonly deadlineAt: string;
+  readonly completedAt?: string;
+  readonly sourceTaskId?: string;
+  /** Present once the task's outputs and prompt were destroyed (purge or end of retention). */
+  readonly purgedAt?: string;
+}
+
+const ERROR_MESSAGES: Readonly<Record<string, MessageId>> = {
+  upstream_failed: 'task.error.upstream_failed',
+  content_rejected: 'task.error.content_rejected',
+};
+
+/**
+ * `cost` (spec): final once `settled`; until then a failed, expired or canceled task reports "0" (its hold is
+ * released) and an in-flight or succeeded task the estimate, which is the ceiling of its charge.
+ */
+export function costOf(task: TaskRow): string {
+  if (task.settled) return formatUsd(task.costE9 ?? 0n);
+  if (task.state === 'failed' || task.state === 'expired' || task.state === 'canceled') return '0';
+  return formatUsd(task.estimatedE9);
+}
+
+/** When the task's outputs and prompt stop being kept: retention counts from completion. */
+export function retainedUntil(task: TaskRow): Date | null {
+  return task.completedAt ? new Date(task.completedAt.getTime() + task.retentionSeconds * 1000) : null;
+}
+
+/** Builds the record, signing a fresh URL for every stored asset while the task is retained. */
+export async function taskRecordOf(
+  task: TaskRow,
+  context: { language: Language; storage: ObjectStorage; now: Date },
+): Promise<TaskRecordView> {
+  const until = retainedUntil(task);
+  const gone = task.purgedAt !== null || (until !== null && until.getTime() <= context.now.getTime());
+  const record: TaskRecordView = {
+    taskId: task.id,
+    model: task.model,
+    state: task.state,
+    ...(task.input && !gone ? { input: task.input } : {}),
+    ...(task.state === 'succeeded' ? { output: { assets: await assetsOf(task, gone, until, context) } } : {}),
+    ...(task.state === 'failed' && task.errorCode
+      ? {
+          errorCode: task.errorCode,
+          errorMessage: translate(
+            context.language,
+            ERROR_MESSAGES[task.errorCode] ?? 'task.error.internal_error',
+          ),
+        }
+      : {}),
+    cost: costOf(task),
+    settled: task.settled,
+    estimatedCost: formatUsd(task.estimatedE9),
+    createdAt: task.createdAt.toISOString(),
+    deadlineAt: task.deadlineAt.toISOString(),
+    ...(isTerminal(task.state) && task.completedAt ? { completedAt: task.completedAt.toISOString() } : {}),
+    ...(task.sourceTaskId ? { sourceTaskId: task.sourceTaskId } : {}),
+    ...(gone && task.completedAt ? { purgedAt: (task.purgedAt ?? until!).toISOString() } : {}),
+  };
+  return record;
+}
+
+async function assetsOf(
+  task: TaskRow,
+  gone: boolean,
+  until: Date | null,
+  context: { storage: ObjectStorage; now: Date },
+): Promise<AssetView[]> {
+  const remaining = until ? Math.floor((until.getTime() - context.now.getTime()) / 1000) : SIGNED_URL_SECONDS;
+  const lifetime = Math.max(1, Math.min(SIGNED_URL_SECONDS, remaining));
+  return Promise.all(
+    (task.assets ?? []).map(async (asset): Promise<AssetView> => {
+      const facts = {
+        key: asset.key,
+        mime: asset.mime,
+        ...(asset.width !== undefined ? { width: asset.width } : {}),
+        ...(asset.height !== undefined ? { height: asset.height } : {}),
+        ...(asset.bytes !== undefined ? { bytes: asset.bytes } : {}),
+        ...(asset.durationSeconds !== undefined ? { durationSeconds: asset.durationSeconds } : {}),
+      };
+      if (gone || asset.status === 'unavailable') return { ...facts, unavailable: true };
+      if (asset.status === 'pending') return { ...facts, pending: true };
+      const signed = await context.storage.presignGet({ key: asset.key, expiresInSeconds: lifetime });
+      return { ...facts, url: signed.url, expiresAt: signed.expiresAt.toISOString() };
+    }),
+  );
+}
