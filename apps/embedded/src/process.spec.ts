@@ -136,7 +136,7 @@ describe('the embedded process: first start, drain on SIGTERM, configuration err
       `start-up failed: catalog: model "local/sketch": examples[${sketch.examples.length - 1}].input is invalid: `,
     );
     expect(stderr).toContain('width');
-  });
+  }, 60_000);
 
   it.each([
     ['PORT', 'eighty'],

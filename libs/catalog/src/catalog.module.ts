@@ -27,7 +27,9 @@ export class CatalogModule {
       global: true,
       controllers: [ModelsController],
       providers: [
-        { provide: CATALOG, useFactory: () => loadCatalogFile(options.file ?? catalogFilePath(), options) },
+        // Loaded here, while the module is defined: a bad catalog stops start-up before anything else is
+        // built (no database opened, nothing migrated).
+        { provide: CATALOG, useValue: loadCatalogFile(options.file ?? catalogFilePath(), options) },
         { provide: AVAILABILITY_SOURCES, useValue: options.availability ?? environmentCredentials() },
         CatalogService,
         TaskPricingService,

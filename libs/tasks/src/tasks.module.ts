@@ -57,6 +57,11 @@ export class TasksModule {
       GetUsageUseCase,
       ...(options.workers ? [TaskFlowWorker] : []),
     ];
-    return { module: TasksModule, controllers: [TasksController], providers, exports: [ExpireTasksUseCase] };
+    return {
+      module: TasksModule,
+      controllers: [TasksController],
+      providers,
+      exports: [ExpireTasksUseCase, PurgeTaskUseCase],
+    };
   }
 }
