@@ -4,7 +4,7 @@
  * create -> succeeded -> recordInfo of `local/sketch` with `delay_ms: 0`.
  * Targets on this machine: >= 1,000 createTask/s with p99 <= 25 ms on PostgreSQL; round trip p50 <= 20 ms.
  *
- *   npm run bench:tasks [-- --seconds 5 --connections 16 --trips 200 --only postgres|pglite]
+ *   npm run bench:tasks [-- --seconds 5 --connections 16 --trips 200 --only postgres|pglite --accept-only]
  *
  * Each server runs in its own process; autocannon and the round-trip client run here.
  */
@@ -27,6 +27,16 @@ interface Ready {
 }
 
 const BODY = JSON.stringify({ model: 'local/sketch', input: { prompt: 'bench', width: 64, height: 64 } });
+/**
+ * `--accept-only`: the load's tasks wait out a 10-minute delay in the runner instead of running, so the figure
+ * is acceptance alone (validation, key, hold, task row, outbox, and the relay and confirm that follow).
+ */
+const LOAD_BODY = process.argv.includes('--accept-only')
+  ? JSON.stringify({
+      model: 'local/sketch',
+      input: { prompt: 'bench', width: 64, height: 64, delay_ms: 600_000 },
+    })
+  : BODY;
 
 async function serve(database: string): Promise<Ready> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gts-bench-tasks-'));
@@ -39,7 +49,7 @@ async function serve(database: string): Promise<Ready> {
     LOG_LEVEL: 'silent',
     RATE_LIMIT_BURST: '100000000',
     RATE_LIMIT_PER_MINUTE: '100000000',
-    RUNNER_CONCURRENCY: '64',
+    RUNNER_CONCURRENCY: process.argv.includes('--accept-only') ? '1000' : '64',
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
   });
   const logger = createLogger('silent');

@@ -263,25 +263,28 @@ describe('the native task flow in embedded mode: quote, createTask, the runner, 
 
     it('409 for other semantics, and 409 without the task id from a sibling API key', async () => {
       const { accountId, auth } = await customer('1');
-      const first = await create(auth, sketch(), { 'idempotency-key': 'k-2' });
+      const first = await create(auth, sketch({ delay_ms: 60_000 }), { 'idempotency-key': 'k-2' });
       const taskId = dataOf(first)['taskId'] as string;
-      const changed = await create(auth, sketch({ width: 128 }), { 'idempotency-key': 'k-2' });
+      const changed = await create(auth, sketch({ delay_ms: 60_000, width: 128 }), {
+        'idempotency-key': 'k-2',
+      });
       expect([changed.status, changed.json['code']]).toEqual([409, 409]);
       const callback = await create(
         auth,
-        { ...sketch(), callBackUrl: 'https://203.0.113.7/x' },
+        { ...sketch({ delay_ms: 60_000 }), callBackUrl: 'https://203.0.113.7/x' },
         { 'idempotency-key': 'k-2' },
       );
       expect(callback.status).toBe(409);
       const { apiKey } = (await app.admin('POST', `/admin/v1/accounts/${accountId}/keys`, {})) as {
         apiKey: string;
       };
-      const sibling = await create({ authorization: `Bearer ${apiKey}` }, sketch(), {
+      const sibling = await create({ authorization: `Bearer ${apiKey}` }, sketch({ delay_ms: 60_000 }), {
         'idempotency-key': 'k-2',
       });
       expect([sibling.status, sibling.json['code']]).toEqual([409, 409]);
       expect(sibling.text).not.toContain(taskId);
-      expect(await balance(auth)).toMatchObject({ total: '1' });
+      // The first task is still held, and nothing else is.
+      expect(await balance(auth)).toMatchObject({ available: '0.996', held: '0.004' });
     });
 
     it('50 concurrent calls with one key give one task and one hold', async () => {

@@ -128,6 +128,24 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
     expect(seen).toEqual(['evt_p_1']);
   });
 
+  it('drains at once when nudged instead of waiting for its next poll', async () => {
+    const bus = new InProcessEventBus();
+    const seen: string[] = [];
+    await bus.subscribe('items', 'g', async (e) => void seen.push(e.id));
+    const relay = new OutboxRelay(database, bus, { schema: SCHEMA, pollMs: 60_000 });
+    relay.start();
+    await new Promise((r) => setTimeout(r, 200)); // the first (empty) drain is done: the relay waits a minute
+    await createItem('n1', [event('n', 1)]);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(seen).toEqual([]); // not nudged: still waiting
+    relay.nudge();
+    const deadline = Date.now() + 5000;
+    while (seen.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(seen).toEqual(['evt_n_1']);
+    await relay.stop();
+    await bus.close();
+  });
+
   it('lets one of two relays publish at a time, and the other take over when it stops', async () => {
     const bus = new InProcessEventBus();
     const seen: string[] = [];

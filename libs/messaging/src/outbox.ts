@@ -101,6 +101,7 @@ export class OutboxRelay {
   private running: Promise<void> | undefined;
   private stopped = false;
   private wake: (() => void) | undefined;
+  private nudged = false;
 
   constructor(
     private readonly database: Database,
@@ -140,15 +141,29 @@ export class OutboxRelay {
     return rows.length;
   }
 
-  /** Waits `ms`, or less when the relay is stopped meanwhile. */
+  /** Waits `ms`, or less when the relay is stopped or nudged meanwhile. */
   private pause(ms: number): Promise<void> {
+    if (this.nudged) {
+      this.nudged = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
       this.wake = () => {
+        this.wake = undefined;
         clearTimeout(timer);
         resolve();
       };
     });
+  }
+
+  /**
+   * New rows were just committed in this process: drain now instead of at the next poll. A nudge during a
+   * drain makes the relay look again right after it. Rows written by other processes wait for the poll.
+   */
+  nudge(): void {
+    if (this.wake) this.wake();
+    else this.nudged = true;
   }
 
   /**

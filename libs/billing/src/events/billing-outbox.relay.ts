@@ -8,6 +8,7 @@ import { EVENT_BUS, OutboxRelay, type EventBus } from '@gen/messaging';
 import { DATABASE, type Database } from '@gen/persistence';
 import { BILLING_OPTIONS, type BillingOptions } from '../billing.options';
 import { BILLING_SCHEMA } from '../persistence/billing-prisma';
+import { BillingOutboxSignal } from '../persistence/outbox-signal';
 
 /** Publishes billing's outbox (`billing.holds` events) to the event bus while the app runs; drains on shutdown. */
 @Injectable()
@@ -18,18 +19,22 @@ export class BillingOutboxRelay implements OnApplicationBootstrap, BeforeApplica
     @Inject(DATABASE) private readonly database: Database,
     @Inject(EVENT_BUS) private readonly bus: EventBus,
     @Inject(BILLING_OPTIONS) private readonly options: BillingOptions,
+    private readonly outboxSignal: BillingOutboxSignal,
   ) {}
 
   onApplicationBootstrap(): void {
     if (!this.options.workers) return;
-    this.relay = new OutboxRelay(this.database, this.bus, {
+    const relay = new OutboxRelay(this.database, this.bus, {
       schema: BILLING_SCHEMA,
       pollMs: this.options.relayPollMs,
     });
-    this.relay.start();
+    this.relay = relay;
+    this.outboxSignal.listen(() => relay.nudge());
+    relay.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    this.outboxSignal.listen(undefined);
     await this.relay?.stop();
     this.relay = undefined;
   }

@@ -62,7 +62,7 @@ describe.each(DATABASE_KINDS)('the task lifecycle consumer and the outbox relay 
       published.push(e as EventEnvelope<HoldFinalPayload>);
     });
     consumer = new TaskLifecycleConsumer(bus, f.confirm, f.settle, f.release, OPTIONS);
-    relay = new BillingOutboxRelay(f.database, bus, OPTIONS);
+    relay = new BillingOutboxRelay(f.database, bus, OPTIONS, f.outboxSignal);
     await consumer.onApplicationBootstrap();
     relay.onApplicationBootstrap();
   });

@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BusinessCode, Topics, type EventEnvelope, type HoldStatus } from '@gen/contracts';
+import { BusinessCode, HoldEventType, Topics, type HoldStatus } from '@gen/contracts';
 import { DomainError } from '@gen/core';
-import { appendToOutbox } from '@gen/messaging';
 import { DATABASE, type Database } from '@gen/persistence';
-import type { FinishedHold, HoldRecord } from '../domain/hold';
-import { BILLING_SCHEMA } from './billing-prisma';
+import type { EventCause, FinishedHold, HoldRecord } from '../domain/hold';
+import { BillingOutboxSignal } from './outbox-signal';
 
 export interface ReserveRow {
   readonly holdId: string;
@@ -19,6 +18,13 @@ export interface ReserveRow {
   readonly expiresAt: Date;
   /** Base of the ids of the ledger rows written (`<base>_001`, `<base>_002`, ...). */
   readonly ledgerId: string;
+}
+
+/** The id, time and cause of the event a settle or release writes. */
+export interface FinalEventMeta {
+  readonly id: string;
+  readonly occurredAt: Date;
+  readonly cause?: EventCause;
 }
 
 export interface FinishRow {
@@ -51,7 +57,10 @@ const REFUSALS: Record<string, () => DomainError> = {
  */
 @Injectable()
 export class HoldsRepository {
-  constructor(@Inject(DATABASE) private readonly database: Database) {}
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    private readonly outboxSignal: BillingOutboxSignal,
+  ) {}
 
   /** Throws DomainError 40201 / 40202 when refused; then nothing changed. */
   async reserve(row: ReserveRow): Promise<HoldRecord & { readonly created: boolean }> {
@@ -133,29 +142,60 @@ export class HoldsRepository {
   }
 
   /**
-   * Settles or releases a hold (billing.finish_hold) and, when that changed it, appends the events that
-   * `eventsOf` makes to billing's outbox in the same transaction. Null for an unknown hold.
+   * Settles or releases a hold (billing.finish_hold) and, when that changed it, writes its `hold.settled` /
+   * `hold.released` event (see `holdFinalEvent` for the shape) to billing's outbox: one statement, so one
+   * transaction and one round trip, and no row lock held while the client is away. Null for an unknown hold.
    */
-  finish(row: FinishRow, eventsOf: (hold: FinishedHold) => EventEnvelope[]): Promise<FinishedHold | null> {
-    return this.database.transaction(async (tx) => {
-      const [result] = await tx.query<HoldSqlRow & { hold_account_id: string; applied: boolean }>(
-        `SELECT "hold_status", "hold_amount_e9"::text AS "hold_amount_e9",
-                "hold_charged_e9"::text AS "hold_charged_e9", "hold_account_id", "applied"
-         FROM "billing"."finish_hold"($1, $2::bigint, $3, $4::timestamptz, $5)`,
-        [row.holdId, row.chargeE9?.toString() ?? null, row.staleOnly, row.now.toISOString(), row.ledgerId],
-      );
-      if (!result) return null;
-      const hold: FinishedHold = {
-        holdId: row.holdId,
-        status: result.hold_status,
-        amountE9: BigInt(result.hold_amount_e9),
-        chargedE9: optionalBigint(result.hold_charged_e9),
-        accountId: result.hold_account_id,
-        applied: result.applied,
-      };
-      if (hold.applied) await appendToOutbox(tx, BILLING_SCHEMA, Topics.billingHolds, eventsOf(hold));
-      return hold;
-    });
+  async finish(row: FinishRow, event: FinalEventMeta): Promise<FinishedHold | null> {
+    const [result] = await this.database.query<HoldSqlRow & { hold_account_id: string; applied: boolean }>(
+      `WITH "f" AS (
+         SELECT * FROM "billing"."finish_hold"($1, $2::bigint, $3, $4::timestamptz, $5)
+       ), "event" AS (
+         INSERT INTO "billing"."outbox" ("id", "topic", "key", "envelope")
+         SELECT $6, $7, $1, json_build_object(
+           'id', $6::text,
+           'type', CASE WHEN "f"."hold_status" = 'settled' THEN $8::text ELSE $9::text END,
+           'version', 1,
+           'key', $1::text,
+           'occurredAt', $10::text,
+           'correlationId', $11::text,
+           'causationId', $12::text,
+           'payload', json_build_object(
+             'holdId', $1::text,
+             'accountId', "f"."hold_account_id",
+             'charged', trim_scale(COALESCE("f"."hold_charged_e9", 0)::numeric / 1000000000)::text
+           )
+         )
+         FROM "f" WHERE "f"."applied"
+       )
+       SELECT "hold_status", "hold_amount_e9"::text AS "hold_amount_e9",
+              "hold_charged_e9"::text AS "hold_charged_e9", "hold_account_id", "applied"
+       FROM "f"`,
+      [
+        row.holdId,
+        row.chargeE9?.toString() ?? null,
+        row.staleOnly,
+        row.now.toISOString(),
+        row.ledgerId,
+        event.id,
+        Topics.billingHolds,
+        HoldEventType.settled,
+        HoldEventType.released,
+        event.occurredAt.toISOString(),
+        event.cause?.correlationId ?? row.holdId,
+        event.cause?.causationId ?? row.holdId,
+      ],
+    );
+    if (!result) return null;
+    if (result.applied) this.outboxSignal.notify();
+    return {
+      holdId: row.holdId,
+      status: result.hold_status,
+      amountE9: BigInt(result.hold_amount_e9),
+      chargedE9: optionalBigint(result.hold_charged_e9),
+      accountId: result.hold_account_id,
+      applied: result.applied,
+    };
   }
 
   /** Ids of `reserved` holds whose expiry has passed at `now`, oldest expiry first. */

@@ -7,6 +7,7 @@ import { DEFAULT_BILLING_OPTIONS, type BillingOptions } from '../billing.options
 import { HoldsService } from '../holds.service';
 import { BillingPrisma } from '../persistence/billing-prisma';
 import { FundsRepository } from '../persistence/funds.repository';
+import { BillingOutboxSignal } from '../persistence/outbox-signal';
 import { HoldsRepository } from '../persistence/holds.repository';
 import { AddCreditUseCase } from '../use-cases/add-credit.use-case';
 import { CheckFundsUseCase } from '../use-cases/check-funds.use-case';
@@ -34,6 +35,8 @@ export class TestClock implements Clock {
 /** The billing use cases on a real database with billing's migrations applied, wired by hand (no Nest). */
 export interface BillingFixture {
   readonly database: Database;
+  /** The repository signals its committed outbox rows here (a relay may listen). */
+  readonly outboxSignal: BillingOutboxSignal;
   readonly clock: TestClock;
   readonly options: BillingOptions;
   readonly holds: HoldsPort;
@@ -88,7 +91,8 @@ export async function openBillingFixture(
   const clock = new TestClock();
   const settings = { ...DEFAULT_BILLING_OPTIONS, ...options };
   const funds = new FundsRepository(prisma);
-  const repository = new HoldsRepository(database);
+  const outboxSignal = new BillingOutboxSignal();
+  const repository = new HoldsRepository(database, outboxSignal);
   const balance = new GetBalanceUseCase(funds, clock);
   const addCredit = new AddCreditUseCase(funds, balance, everyAccountExists, clock);
   const confirm = new ConfirmHoldUseCase(repository);
@@ -104,6 +108,7 @@ export async function openBillingFixture(
   const sourcesOf = new Map<string, string[]>();
   return {
     database,
+    outboxSignal,
     clock,
     options: settings,
     holds,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IdPrefix, type HoldView } from '@gen/contracts';
 import { CLOCK, newId, type Clock } from '@gen/core';
-import { holdFinalEvent, toHoldView, type EventCause } from '../domain/hold';
+import { toHoldView, type EventCause } from '../domain/hold';
 import { HoldsRepository } from '../persistence/holds.repository';
 
 export interface ReleaseOptions {
@@ -31,7 +31,7 @@ export class ReleaseHoldUseCase {
         now,
         ledgerId: newId(IdPrefix.ledgerEntry),
       },
-      (finished) => [holdFinalEvent(finished, now, options.cause)],
+      { id: newId(IdPrefix.event), occurredAt: now, cause: options.cause },
     );
     return hold ? { view: toHoldView(hold), released: hold.applied } : null;
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IdPrefix, type HoldView } from '@gen/contracts';
 import { CLOCK, newId, type Clock } from '@gen/core';
-import { holdFinalEvent, toHoldView, type EventCause } from '../domain/hold';
+import { toHoldView, type EventCause } from '../domain/hold';
 import { parseCharge } from '../domain/hold-amounts';
 import { HoldsRepository } from '../persistence/holds.repository';
 
@@ -22,7 +22,7 @@ export class SettleHoldUseCase {
     const now = this.clock.now();
     const hold = await this.holds.finish(
       { holdId, chargeE9, staleOnly: false, now, ledgerId: newId(IdPrefix.ledgerEntry) },
-      (finished) => [holdFinalEvent(finished, now, cause)],
+      { id: newId(IdPrefix.event), occurredAt: now, cause },
     );
     return hold ? toHoldView(hold) : null;
   }

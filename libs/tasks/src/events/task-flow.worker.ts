@@ -12,6 +12,7 @@ import { DATABASE, type Database } from '@gen/persistence';
 import { LOGGER } from '@gen/platform';
 import { IDEMPOTENCY_WINDOW_MS } from '../domain/task-options';
 import { TASKS_SCHEMA, TasksPrisma } from '../persistence/tasks-prisma';
+import { TasksOutboxSignal } from '../persistence/outbox-signal';
 import { TaskRepository } from '../persistence/task.repository';
 import { ApplyExecutionUseCase } from '../use-cases/apply-execution.use-case';
 import { ExpireTasksUseCase } from '../use-cases/expire-tasks.use-case';
@@ -50,11 +51,14 @@ export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplication
     private readonly expiry: ExpireTasksUseCase,
     private readonly retention: PurgeTaskUseCase,
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null,
+    private readonly outboxSignal: TasksOutboxSignal,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.relay = new OutboxRelay(this.database, this.bus, { schema: TASKS_SCHEMA, pollMs: 20 });
-    this.relay.start();
+    const relay = new OutboxRelay(this.database, this.bus, { schema: TASKS_SCHEMA, pollMs: 50 });
+    this.relay = relay;
+    this.outboxSignal.listen(() => relay.nudge());
+    relay.start();
     this.subscriptions = [
       await this.bus.subscribe(Topics.taskExecution, 'tasks', (event) => this.execution.apply(event)),
       await this.bus.subscribe(Topics.billingHolds, 'tasks', (event) => this.settlement.apply(event)),
@@ -86,6 +90,7 @@ export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplication
     clearInterval(this.timer);
     await this.sweeping;
     await Promise.all(this.subscriptions.map((s) => s.stop()));
+    this.outboxSignal.listen(undefined);
     await this.relay?.stop();
   }
 }

@@ -38,7 +38,7 @@ export class ApplyExecutionUseCase {
           payload.taskId,
           ['queued'],
           { state: 'running', startedAt: new Date(payload.startedAt) },
-          () => null,
+          null,
         );
         return;
       }
@@ -52,32 +52,36 @@ export class ApplyExecutionUseCase {
           ? parseUsd(this.catalog.chargeFor(task.model, payload.usage, task.priceMultiplier))!
           : 0n;
         const charge = measured < task.estimatedE9 ? measured : task.estimatedE9;
+        const change = {
+          state: 'succeeded',
+          completedAt: new Date(payload.finishedAt),
+          assets: payload.assets,
+          usage: payload.usage,
+          costE9: charge,
+        } as const;
         await this.tasks.transition(
           task.id,
           IN_FLIGHT_STATES,
-          {
-            state: 'succeeded',
-            completedAt: new Date(payload.finishedAt),
-            assets: payload.assets,
-            usage: payload.usage,
-            costE9: charge,
-          },
-          (done) => terminalEvents(done, event.id, formatUsd(charge)),
+          change,
+          terminalEvents({ ...task, ...change }, event.id, formatUsd(charge)),
         );
         return;
       }
       case ExecutionEventType.failed: {
         const payload = event.payload as ExecutionFailedPayload;
+        const task = await this.tasks.findById(payload.taskId);
+        if (!task) return;
+        const change = {
+          state: 'failed',
+          completedAt: new Date(payload.finishedAt),
+          errorCode: payload.errorCode,
+          costE9: 0n,
+        } as const;
         await this.tasks.transition(
-          payload.taskId,
+          task.id,
           IN_FLIGHT_STATES,
-          {
-            state: 'failed',
-            completedAt: new Date(payload.finishedAt),
-            errorCode: payload.errorCode,
-            costE9: 0n,
-          },
-          (done) => terminalEvents(done, event.id, '0'),
+          change,
+          terminalEvents({ ...task, ...change }, event.id, '0'),
         );
         return;
       }
@@ -88,7 +92,14 @@ export class ApplyExecutionUseCase {
 }
 
 /** The task.succeeded / task.failed / task.expired event of a task that just became terminal. */
-export function terminalEvents(task: TaskRow, causationId: string, charge: string): OutboxEvents {
+export function terminalEvents(
+  task: Pick<
+    TaskRow,
+    'id' | 'accountId' | 'keyId' | 'model' | 'state' | 'errorCode' | 'completedAt' | 'requestId'
+  >,
+  causationId: string,
+  charge: string,
+): OutboxEvents {
   const state = task.state as TaskTerminalPayload['state'];
   const payload: TaskTerminalPayload = {
     taskId: task.id,

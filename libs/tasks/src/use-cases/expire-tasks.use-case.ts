@@ -19,12 +19,13 @@ export class ExpireTasksUseCase {
   async execute(limit = 500): Promise<number> {
     const now = this.clock.now();
     let expired = 0;
-    for (const taskId of await this.tasks.dueForExpiry(now, limit)) {
+    for (const task of await this.tasks.dueForExpiry(now, limit)) {
+      const change = { state: 'expired', completedAt: now, costE9: 0n } as const;
       const done = await this.tasks.transition(
-        taskId,
+        task.id,
         IN_FLIGHT_STATES,
-        { state: 'expired', completedAt: now, costE9: 0n },
-        (task) => terminalEvents(task, `deadline:${taskId}`, '0'),
+        change,
+        terminalEvents({ ...task, ...change }, `deadline:${task.id}`, '0'),
       );
       if (done) expired += 1;
     }
