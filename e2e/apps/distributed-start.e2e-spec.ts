@@ -5,20 +5,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SERVICE_SETTINGS } from '../support/app-process';
 
 const root = join(__dirname, '..', '..');
 const mainOf = (app: string) => join(root, 'dist', 'apps', app, 'src', 'main.js');
-
-/** The settings `npm run services:up` wrote, as every app reads them from its environment. */
-const SERVICE_SETTINGS = [
-  'KAFKA_BROKERS',
-  'REDIS_URL',
-  'S3_ENDPOINT',
-  'S3_REGION',
-  'S3_ACCESS_KEY_ID',
-  'S3_SECRET_ACCESS_KEY',
-  'S3_FORCE_PATH_STYLE',
-] as const;
 
 interface Exit {
   readonly code: number | null;

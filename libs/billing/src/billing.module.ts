@@ -8,7 +8,7 @@ import { CreditController } from './http/credit.controller';
 import { BillingPrisma } from './persistence/billing-prisma';
 import { FundsRepository } from './persistence/funds.repository';
 import { HoldsRepository } from './persistence/holds.repository';
-import { BillingOutboxSignal } from './persistence/outbox-signal';
+import { OutboxSignal } from '@gen/messaging';
 import { AddCreditUseCase } from './use-cases/add-credit.use-case';
 import { CheckFundsUseCase } from './use-cases/check-funds.use-case';
 import { ConfirmHoldUseCase } from './use-cases/confirm-hold.use-case';
@@ -31,7 +31,7 @@ import { StaleHoldsSweeper } from './workers/stale-holds.sweeper';
     BillingPrisma,
     FundsRepository,
     HoldsRepository,
-    BillingOutboxSignal,
+    OutboxSignal,
     GetBalanceUseCase,
     AddCreditUseCase,
     ReserveHoldUseCase,

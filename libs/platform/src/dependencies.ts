@@ -138,8 +138,10 @@ async function probe(dependency: Dependency, config: AppConfig, timeoutMs: numbe
       return;
     }
     case 's3': {
-      // The adapter itself, so the check sees the same client settings; it also makes a missing bucket.
-      const storage = new S3ObjectStorage(s3OptionsOf(config));
+      // The adapter itself, so the check sees the same client settings; it also makes a missing bucket. One
+      // attempt per probe: the loop below retries, and a refused connection is reported as such rather than
+      // as the abort of the SDK's own backoff.
+      const storage = new S3ObjectStorage({ ...s3OptionsOf(config), maxAttempts: 1 });
       try {
         await storage.ensureBucket({ abortSignal: AbortSignal.timeout(timeoutMs) });
       } finally {

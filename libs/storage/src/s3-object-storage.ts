@@ -27,6 +27,8 @@ export interface S3ObjectStorageOptions {
   readonly forcePathStyle: boolean;
   /** For tests: the presigner's clock. */
   readonly signingDate?: () => Date;
+  /** Attempts per request (the SDK's default is 3, with backoff); a start-up probe that retries itself uses 1. */
+  readonly maxAttempts?: number;
 }
 
 /**
@@ -47,6 +49,7 @@ export class S3ObjectStorage implements ObjectStorage {
         : {}),
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
     });
   }
 

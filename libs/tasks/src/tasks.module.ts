@@ -5,7 +5,7 @@ import { TASKS_OPTIONS, type TasksOptions } from './domain/task-options';
 import { TaskFlowWorker } from './events/task-flow.worker';
 import { TasksController } from './http/tasks.controller';
 import { TaskRepository } from './persistence/task.repository';
-import { TasksOutboxSignal } from './persistence/outbox-signal';
+import { OutboxSignal } from '@gen/messaging';
 import { TasksPrisma } from './persistence/tasks-prisma';
 import { ApplyExecutionUseCase } from './use-cases/apply-execution.use-case';
 import { CreateTaskUseCase } from './use-cases/create-task.use-case';
@@ -44,7 +44,7 @@ export class TasksModule {
         }),
       },
       TasksPrisma,
-      TasksOutboxSignal,
+      OutboxSignal,
       TaskRepository,
       PrepareTaskRequest,
       QuoteTaskUseCase,

@@ -4,11 +4,10 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { EVENT_BUS, OutboxRelay, type EventBus } from '@gen/messaging';
+import { EVENT_BUS, OutboxRelay, type EventBus, OutboxSignal } from '@gen/messaging';
 import { DATABASE, type Database } from '@gen/persistence';
 import { BILLING_OPTIONS, type BillingOptions } from '../billing.options';
 import { BILLING_SCHEMA } from '../persistence/billing-prisma';
-import { BillingOutboxSignal } from '../persistence/outbox-signal';
 
 /** Publishes billing's outbox (`billing.holds` events) to the event bus while the app runs; drains on shutdown. */
 @Injectable()
@@ -19,7 +18,7 @@ export class BillingOutboxRelay implements OnApplicationBootstrap, BeforeApplica
     @Inject(DATABASE) private readonly database: Database,
     @Inject(EVENT_BUS) private readonly bus: EventBus,
     @Inject(BILLING_OPTIONS) private readonly options: BillingOptions,
-    private readonly outboxSignal: BillingOutboxSignal,
+    private readonly outboxSignal: OutboxSignal,
   ) {}
 
   onApplicationBootstrap(): void {

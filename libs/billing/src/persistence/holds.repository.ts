@@ -3,7 +3,7 @@ import { BusinessCode, HoldEventType, Topics, type HoldStatus } from '@gen/contr
 import { DomainError } from '@gen/core';
 import { DATABASE, type Database } from '@gen/persistence';
 import type { EventCause, FinishedHold, HoldRecord } from '../domain/hold';
-import { BillingOutboxSignal } from './outbox-signal';
+import { OutboxSignal } from '@gen/messaging';
 
 export interface ReserveRow {
   readonly holdId: string;
@@ -59,7 +59,7 @@ const REFUSALS: Record<string, () => DomainError> = {
 export class HoldsRepository {
   constructor(
     @Inject(DATABASE) private readonly database: Database,
-    private readonly outboxSignal: BillingOutboxSignal,
+    private readonly outboxSignal: OutboxSignal,
   ) {}
 
   /** Throws DomainError 40201 / 40202 when refused; then nothing changed. */

@@ -7,7 +7,7 @@ import { DEFAULT_BILLING_OPTIONS, type BillingOptions } from '../billing.options
 import { HoldsService } from '../holds.service';
 import { BillingPrisma } from '../persistence/billing-prisma';
 import { FundsRepository } from '../persistence/funds.repository';
-import { BillingOutboxSignal } from '../persistence/outbox-signal';
+import { OutboxSignal } from '@gen/messaging';
 import { HoldsRepository } from '../persistence/holds.repository';
 import { AddCreditUseCase } from '../use-cases/add-credit.use-case';
 import { CheckFundsUseCase } from '../use-cases/check-funds.use-case';
@@ -36,7 +36,7 @@ export class TestClock implements Clock {
 export interface BillingFixture {
   readonly database: Database;
   /** The repository signals its committed outbox rows here (a relay may listen). */
-  readonly outboxSignal: BillingOutboxSignal;
+  readonly outboxSignal: OutboxSignal;
   readonly clock: TestClock;
   readonly options: BillingOptions;
   readonly holds: HoldsPort;
@@ -91,7 +91,7 @@ export async function openBillingFixture(
   const clock = new TestClock();
   const settings = { ...DEFAULT_BILLING_OPTIONS, ...options };
   const funds = new FundsRepository(prisma);
-  const outboxSignal = new BillingOutboxSignal();
+  const outboxSignal = new OutboxSignal();
   const repository = new HoldsRepository(database, outboxSignal);
   const balance = new GetBalanceUseCase(funds, clock);
   const addCredit = new AddCreditUseCase(funds, balance, everyAccountExists, clock);

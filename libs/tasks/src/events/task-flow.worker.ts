@@ -7,12 +7,11 @@ import {
 } from '@nestjs/common';
 import { Topics } from '@gen/contracts';
 import { CLOCK, type Clock, type Logger } from '@gen/core';
-import { EVENT_BUS, OutboxRelay, type EventBus, type Subscription } from '@gen/messaging';
+import { EVENT_BUS, OutboxRelay, type EventBus, type Subscription, OutboxSignal } from '@gen/messaging';
 import { DATABASE, type Database } from '@gen/persistence';
 import { LOGGER } from '@gen/platform';
 import { IDEMPOTENCY_WINDOW_MS } from '../domain/task-options';
 import { TASKS_SCHEMA, TasksPrisma } from '../persistence/tasks-prisma';
-import { TasksOutboxSignal } from '../persistence/outbox-signal';
 import { TaskRepository } from '../persistence/task.repository';
 import { ApplyExecutionUseCase } from '../use-cases/apply-execution.use-case';
 import { ExpireTasksUseCase } from '../use-cases/expire-tasks.use-case';
@@ -51,7 +50,7 @@ export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplication
     private readonly expiry: ExpireTasksUseCase,
     private readonly retention: PurgeTaskUseCase,
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null,
-    private readonly outboxSignal: TasksOutboxSignal,
+    private readonly outboxSignal: OutboxSignal,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {

@@ -3,7 +3,7 @@ import type { EventEnvelope } from '@gen/contracts';
 import { DATABASE, type Database, type SqlTransaction } from '@gen/persistence';
 import type { TaskState } from '../domain/task-state';
 import { TASK_COLUMNS, taskRowOf, type TaskRow } from './task-row';
-import { TasksOutboxSignal } from './outbox-signal';
+import { OutboxSignal } from '@gen/messaging';
 import { TasksPrisma } from './tasks-prisma';
 
 export interface IdempotencyRecord {
@@ -57,7 +57,7 @@ export class TaskRepository {
     @Inject(DATABASE) private readonly db: Database,
     // Injected so that the schema's migrations have run before the first query.
     readonly prisma: TasksPrisma,
-    private readonly outboxSignal: TasksOutboxSignal,
+    private readonly outboxSignal: OutboxSignal,
   ) {}
 
   /**
