@@ -42,6 +42,10 @@ function boundaries({ tests }) {
         onlyDependOnLibsWithTags: ['scope:shared', 'scope:accounts', 'scope:billing', 'scope:catalog', 'scope:tasks'],
       },
       {
+        sourceTag: 'scope:app-webhooks',
+        onlyDependOnLibsWithTags: ['scope:shared', 'scope:accounts', 'scope:billing', 'scope:webhooks'],
+      },
+      {
         sourceTag: 'scope:app-tasks',
         onlyDependOnLibsWithTags: ['scope:shared', 'scope:accounts', 'scope:billing', 'scope:catalog', 'scope:tasks'],
       },
@@ -59,6 +63,7 @@ function boundaries({ tests }) {
           'scope:catalog',
           'scope:tasks',
           'scope:runner',
+          'scope:webhooks',
         ],
       },
       { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared'] },

@@ -1,5 +1,7 @@
 import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
 import { execFileSync } from 'node:child_process';
+import { createHash, createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,12 +32,20 @@ describe('the task flow across separate processes (distributed mode)', () => {
       DATA_DIR: dataDir,
       DATABASE_URL: database.url,
       TASK_DEADLINE_SECONDS: '8',
+      // The callback receiver below listens on port 80 of a loopback address.
+      WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8',
       LOG_LEVEL: process.env['E2E_LOG_LEVEL'] ?? 'warn',
     };
     // Migrations run under advisory locks, so the apps may start together.
     [gateway, runner] = await Promise.all([startAppProcess('gateway', env), startAppProcess('runner', env)]);
     apps.push(gateway, runner);
-    apps.push(...(await Promise.all([startAppProcess('tasks', env), startAppProcess('billing', env)])));
+    apps.push(
+      ...(await Promise.all([
+        startAppProcess('tasks', env),
+        startAppProcess('billing', env),
+        startAppProcess('webhooks', env),
+      ])),
+    );
     const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
       apiKey: string;
     };
@@ -108,7 +118,58 @@ describe('the task flow across separate processes (distributed mode)', () => {
     expect(await balance()).toMatchObject({ available: '24.996', held: '0' });
   });
 
+  it('the webhooks app sends the signed callback of a finished task', async () => {
+    const got: { headers: Record<string, unknown>; body: string }[] = [];
+    const host = `127.0.0.${10 + Math.floor(Math.random() * 200)}`;
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        got.push({ headers: req.headers, body });
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(80, host, resolve));
+    try {
+      const { accountId } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
+        accountId: string;
+      };
+      const { adminToken } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
+        adminToken: string;
+      };
+      const rotated = await fetch(`${gateway.baseUrl}/admin/v1/accounts/${accountId}/signing-secret/rotate`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      const secret = ((await rotated.json()) as { data: { secret: string } }).data.secret;
+      const created = await call('POST', '/api/v1/jobs/createTask', {
+        model: 'local/sketch',
+        input: { prompt: 'a kite', width: 64, height: 64 },
+        callBackUrl: `http://${host}/hook`,
+      });
+      const taskId = (created.json['data'] as Json)['taskId'] as string;
+      const deadline = Date.now() + 60_000;
+      while (got.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(got).toHaveLength(1);
+      const body = JSON.parse(got[0]!.body) as {
+        request_id: string;
+        data: { taskId: string; state: string };
+      };
+      expect(body.data).toMatchObject({ taskId, state: 'succeeded' });
+      expect(body.request_id).toMatch(/^whd_/);
+      const timestamp = String(got[0]!.headers['x-webhook-timestamp']);
+      const digest = createHash('sha256').update(got[0]!.body).digest('hex');
+      const expected = createHmac('sha256', secret)
+        .update(`${taskId}.${timestamp}.${digest}`)
+        .digest('base64');
+      expect(got[0]!.headers['x-webhook-signature']).toBe(expected);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('a runner killed mid-task loses nothing: the task expires at its deadline and its hold is released', async () => {
+    const before = await balance();
     const created = await call('POST', '/api/v1/jobs/createTask', {
       model: 'local/sketch',
       input: { prompt: 'never finished', width: 64, height: 64, delay_ms: 30_000 },
@@ -120,6 +181,6 @@ describe('the task flow across separate processes (distributed mode)', () => {
     apps.splice(apps.indexOf(runner), 1);
     const task = await until(taskId, (t) => t['settled'] === true, 30_000);
     expect(task).toMatchObject({ state: 'expired', cost: '0', settled: true });
-    expect(await balance()).toMatchObject({ available: '24.996', held: '0' });
+    expect(await balance()).toMatchObject({ available: before['available'], held: '0' });
   });
 });

@@ -6,6 +6,7 @@ import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule, composeDomains, quoteSigningKey } from '@gen/platform';
 import { RunnerModule } from '@gen/runner';
 import { TasksModule, tasksOpenApi } from '@gen/tasks';
+import { WebhooksModule, webhooksOpenApi } from '@gen/webhooks';
 
 /** Every service's module in one process (embedded mode). */
 @Module({})
@@ -17,12 +18,13 @@ export class EmbeddedModule {
         PlatformModule.forRoot({
           config,
           logger,
-          openApi: [accountsOpenApi, billingOpenApi, catalogOpenApi, tasksOpenApi],
+          openApi: [accountsOpenApi, billingOpenApi, catalogOpenApi, tasksOpenApi, webhooksOpenApi],
         }),
         composeDomains(AccountsModule, BillingModule),
         CatalogModule.forRoot({ file: config.CATALOG_FILE }),
         TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: true }),
         RunnerModule,
+        WebhooksModule.forRoot({ workers: true }),
       ],
     };
   }

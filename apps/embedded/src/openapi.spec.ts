@@ -142,6 +142,10 @@ describe('the OpenAPI document agrees with what the service does', () => {
     await checked('GET', '/api/v1/jobs?limit=0', { headers: auth });
     await checked('GET', '/api/v1/usage', { headers: auth });
     await checked('GET', '/api/v1/usage?from=2026-01-01&to=2026-12-31', { headers: auth });
+    const admin = { authorization: `Bearer ${app.boot.adminToken}` };
+    await checked('GET', `/admin/v1/webhook-deliveries?taskId=${taskId}`, { headers: admin });
+    await checked('GET', '/admin/v1/webhook-deliveries', { headers: admin });
+    await checked('POST', '/admin/v1/webhook-deliveries/whd_unknown/redeliver', { headers: admin });
   });
 
   it('has no operation the service does not answer', () => {

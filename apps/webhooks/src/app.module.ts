@@ -1,14 +1,26 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { AccountsModule } from '@gen/accounts';
+import { BillingModule } from '@gen/billing';
 import type { AppConfig, Logger } from '@gen/core';
-import { PlatformModule } from '@gen/platform';
+import { PlatformModule, composeDomains } from '@gen/platform';
+import { WebhooksModule, webhooksOpenApi } from '@gen/webhooks';
 
 /**
- * The webhooks service on its own (distributed mode). Its domain module joins here when its issue lands;
- * until then it serves health, readiness and its slice of the OpenAPI document.
+ * The webhooks service on its own (distributed mode): queues task callbacks from task.lifecycle and sends
+ * them on their schedule; replicas share the work. The accounts directory it reads signing secrets and
+ * languages from (and the billing port accounts needs) is hosted in-process, without billing's background
+ * work, until domain calls go through the service transport.
  */
 @Module({})
 export class WebhooksAppModule {
   static forRoot(config: AppConfig, logger: Logger): DynamicModule {
-    return { module: WebhooksAppModule, imports: [PlatformModule.forRoot({ config, logger, openApi: [] })] };
+    return {
+      module: WebhooksAppModule,
+      imports: [
+        PlatformModule.forRoot({ config, logger, openApi: [webhooksOpenApi], appName: 'webhooks' }),
+        composeDomains(AccountsModule, BillingModule.forRoot({ workers: false })),
+        WebhooksModule.forRoot({ workers: true }),
+      ],
+    };
   }
 }

@@ -3,6 +3,6 @@ import { WebhooksAppModule } from './app.module';
 
 runService({
   name: 'webhooks',
-  needs: ['database', 'kafka'],
+  needs: ['database', 'kafka', 's3'],
   rootModule: (config, logger) => WebhooksAppModule.forRoot(config, logger),
 });

@@ -53,6 +53,14 @@ export interface TaskTerminalPayload {
   readonly charge: string;
   readonly errorCode?: string;
   readonly completedAt: string;
+  /** The normalized callback URL of the task, when it has one. */
+  readonly callbackUrl?: string;
+  /**
+   * The task record as recordInfo shows it, taken at the terminal transition, without what must be made
+   * when it is sent: no signed `url` or `expiresAt` on assets, and no `errorMessage` (it follows the account's
+   * language). Deliveries add those.
+   */
+  readonly record?: Record<string, unknown>;
 }
 
 /** One stored (or not stored) result file, as the runner reports it. */

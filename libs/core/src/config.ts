@@ -126,6 +126,16 @@ export const ConfigSchema = Type.Object(
           'Comma-separated CIDRs that callback URLs may resolve to despite the public-address rule (on-premise receivers, tests).',
       }),
     ),
+    WEBHOOK_RETRY_SCHEDULE: Type.String({
+      pattern: '^\\d{1,6}(,\\d{1,6}){0,19}$',
+      default: '10,30,120,600,1800,7200,21600',
+      description:
+        'Seconds between attempts of callback deliveries (after the first); one more attempt than entries.',
+    }),
+    WEBHOOK_PAYLOAD_VERSION: Type.Union([Type.Literal('1'), Type.Literal('2')], {
+      default: '2',
+      description: 'Body version of task callbacks (platform switch), fixed when a delivery is queued.',
+    }),
     TASK_DEADLINE_SECONDS: Type.Integer({
       minimum: 1,
       maximum: 86400,

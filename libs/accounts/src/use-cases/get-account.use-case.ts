@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BusinessCode, type AccountDirectory } from '@gen/contracts';
+import { BusinessCode, type AccountDirectory, type CallbackSettings } from '@gen/contracts';
 import { DomainError } from '@gen/core';
 import { AccountsRepository } from '../persistence/accounts.repository';
 
@@ -31,5 +31,10 @@ export class GetAccountUseCase implements AccountDirectory {
 
   async exists(accountId: string): Promise<boolean> {
     return (await this.accounts.findAccount(accountId)) !== null;
+  }
+
+  async callbackSettings(accountId: string): Promise<CallbackSettings | null> {
+    const account = await this.accounts.findAccount(accountId);
+    return account ? { signingSecret: account.signingSecret, language: account.language } : null;
   }
 }

@@ -78,7 +78,10 @@ async function openFastPostgres(): Promise<TestDatabase> {
   };
 }
 
-const everyAccountExists: AccountDirectory = { exists: async () => true };
+const everyAccountExists: AccountDirectory = {
+  exists: async () => true,
+  callbackSettings: async () => ({ signingSecret: null, language: null }),
+};
 
 export async function openBillingFixture(
   kind: DatabaseKind,

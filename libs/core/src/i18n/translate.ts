@@ -30,3 +30,13 @@ export function translate(language: Language, id: MessageId, params: MessagePara
     Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole,
   );
 }
+
+const TASK_ERROR_MESSAGES: Readonly<Record<string, MessageId>> = {
+  upstream_failed: 'task.error.upstream_failed',
+  content_rejected: 'task.error.content_rejected',
+};
+
+/** The localized `errorMessage` of a failed task's `errorCode` (recordInfo, callbacks, events). */
+export function taskErrorMessage(language: Language, errorCode: string): string {
+  return translate(language, TASK_ERROR_MESSAGES[errorCode] ?? 'task.error.internal_error');
+}

@@ -10,11 +10,13 @@ import {
   type ExecutionFailedPayload,
   type ExecutionStartedPayload,
   type ExecutionSucceededPayload,
+  type ExecutionUsage,
   type TaskTerminalPayload,
 } from '@gen/contracts';
 import { formatUsd, newId, parseUsd } from '@gen/core';
-import { IN_FLIGHT_STATES } from '../domain/task-state';
+import { IN_FLIGHT_STATES, isTerminal } from '../domain/task-state';
 import type { TaskRow } from '../persistence/task-row';
+import { taskSnapshotOf } from './task-record';
 import type { OutboxEvents } from '../persistence/task.repository';
 import { TaskRepository } from '../persistence/task.repository';
 
@@ -45,12 +47,11 @@ export class ApplyExecutionUseCase {
       case ExecutionEventType.succeeded: {
         const payload = event.payload as ExecutionSucceededPayload;
         const task = await this.tasks.findById(payload.taskId);
-        if (!task) return;
+        // A terminal task ignores later news (an expired task's late result).
+        if (!task || isTerminal(task.state)) return;
         const storedAny = payload.assets.some((a) => a.status !== 'unavailable');
         // Spec: if no file was stored, cost is 0. Never above the hold.
-        const measured = storedAny
-          ? parseUsd(this.catalog.chargeFor(task.model, payload.usage, task.priceMultiplier))!
-          : 0n;
+        const measured = storedAny ? this.charge(task, payload.usage) : 0n;
         const charge = measured < task.estimatedE9 ? measured : task.estimatedE9;
         const change = {
           state: 'succeeded',
@@ -70,7 +71,7 @@ export class ApplyExecutionUseCase {
       case ExecutionEventType.failed: {
         const payload = event.payload as ExecutionFailedPayload;
         const task = await this.tasks.findById(payload.taskId);
-        if (!task) return;
+        if (!task || isTerminal(task.state)) return;
         const change = {
           state: 'failed',
           completedAt: new Date(payload.finishedAt),
@@ -89,17 +90,22 @@ export class ApplyExecutionUseCase {
         return;
     }
   }
+
+  /**
+   * The charge of the measured usage at the task's prices. A model taken out of the catalog since acceptance
+   * is charged the hold rather than leaving the event undeliverable (it would be redelivered forever).
+   */
+  private charge(task: TaskRow, usage: ExecutionUsage): bigint {
+    try {
+      return parseUsd(this.catalog.chargeFor(task.model, usage, task.priceMultiplier)) ?? task.estimatedE9;
+    } catch {
+      return task.estimatedE9;
+    }
+  }
 }
 
 /** The task.succeeded / task.failed / task.expired event of a task that just became terminal. */
-export function terminalEvents(
-  task: Pick<
-    TaskRow,
-    'id' | 'accountId' | 'keyId' | 'model' | 'state' | 'errorCode' | 'completedAt' | 'requestId'
-  >,
-  causationId: string,
-  charge: string,
-): OutboxEvents {
+export function terminalEvents(task: TaskRow, causationId: string, charge: string): OutboxEvents {
   const state = task.state as TaskTerminalPayload['state'];
   const payload: TaskTerminalPayload = {
     taskId: task.id,
@@ -110,6 +116,8 @@ export function terminalEvents(
     charge,
     ...(task.errorCode ? { errorCode: task.errorCode } : {}),
     completedAt: (task.completedAt ?? new Date()).toISOString(),
+    ...(task.callbackUrl ? { callbackUrl: task.callbackUrl } : {}),
+    record: taskSnapshotOf(task),
   };
   const type =
     state === 'succeeded'

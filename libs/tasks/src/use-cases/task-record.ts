@@ -1,4 +1,4 @@
-import { formatUsd, translate, type Language, type MessageId } from '@gen/core';
+import { formatUsd, taskErrorMessage, type Language } from '@gen/core';
 import type { ObjectStorage } from '@gen/storage';
 import { isTerminal } from '../domain/task-state';
 import { SIGNED_URL_SECONDS } from '../domain/task-options';
@@ -38,11 +38,6 @@ export interface TaskRecordView {
   readonly purgedAt?: string;
 }
 
-const ERROR_MESSAGES: Readonly<Record<string, MessageId>> = {
-  upstream_failed: 'task.error.upstream_failed',
-  content_rejected: 'task.error.content_rejected',
-};
-
 /**
  * `cost` (spec): final once `settled`; until then a failed, expired or canceled task reports "0" (its hold is
  * released) and an in-flight or succeeded task the estimate, which is the ceiling of its charge.
@@ -74,10 +69,7 @@ export async function taskRecordOf(
     ...(task.state === 'failed' && task.errorCode
       ? {
           errorCode: task.errorCode,
-          errorMessage: translate(
-            context.language,
-            ERROR_MESSAGES[task.errorCode] ?? 'task.error.internal_error',
-          ),
+          errorMessage: taskErrorMessage(context.language, task.errorCode),
         }
       : {}),
     cost: costOf(task),
@@ -116,4 +108,41 @@ async function assetsOf(
       return { ...facts, url: signed.url, expiresAt: signed.expiresAt.toISOString() };
     }),
   );
+}
+
+/**
+ * The record as a terminal event carries it (`record` of task.succeeded / failed / expired): what recordInfo
+ * would show, without what each delivery makes itself: signed asset URLs and the localized errorMessage.
+ */
+export function taskSnapshotOf(task: TaskRow): Record<string, unknown> {
+  return {
+    taskId: task.id,
+    model: task.model,
+    state: task.state,
+    ...(task.input ? { input: task.input } : {}),
+    ...(task.state === 'succeeded'
+      ? {
+          output: {
+            assets: (task.assets ?? []).map((asset) => ({
+              key: asset.key,
+              mime: asset.mime,
+              ...(asset.width !== undefined ? { width: asset.width } : {}),
+              ...(asset.height !== undefined ? { height: asset.height } : {}),
+              ...(asset.bytes !== undefined ? { bytes: asset.bytes } : {}),
+              ...(asset.durationSeconds !== undefined ? { durationSeconds: asset.durationSeconds } : {}),
+              ...(asset.status === 'pending' ? { pending: true } : {}),
+              ...(asset.status === 'unavailable' ? { unavailable: true } : {}),
+            })),
+          },
+        }
+      : {}),
+    ...(task.state === 'failed' && task.errorCode ? { errorCode: task.errorCode } : {}),
+    cost: costOf(task),
+    settled: task.settled,
+    estimatedCost: formatUsd(task.estimatedE9),
+    createdAt: task.createdAt.toISOString(),
+    deadlineAt: task.deadlineAt.toISOString(),
+    ...(task.completedAt ? { completedAt: task.completedAt.toISOString() } : {}),
+    ...(task.sourceTaskId ? { sourceTaskId: task.sourceTaskId } : {}),
+  };
 }

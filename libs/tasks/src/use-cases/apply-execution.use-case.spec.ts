@@ -1,0 +1,100 @@
+import {
+  ExecutionEventType,
+  type CatalogPort,
+  type EventEnvelope,
+  type ExecutionSucceededPayload,
+  type TaskTerminalPayload,
+} from '@gen/contracts';
+import type { TaskRow } from '../persistence/task-row';
+import type { OutboxEvents, TaskChange, TaskRepository } from '../persistence/task.repository';
+import { ApplyExecutionUseCase } from './apply-execution.use-case';
+
+const task = (over: Partial<TaskRow> = {}): TaskRow => ({
+  id: 'job_1',
+  accountId: 'acc_1',
+  keyId: 'key_1',
+  model: 'local/sketch',
+  state: 'running',
+  input: { prompt: 'x' },
+  callbackUrl: null,
+  estimatedE9: 4_000_000n,
+  priceMultiplier: '1',
+  costE9: null,
+  settled: false,
+  errorCode: null,
+  assets: null,
+  usage: null,
+  requestId: 'req_1',
+  sourceTaskId: null,
+  retentionSeconds: 60,
+  createdAt: new Date('2026-11-23T00:00:00Z'),
+  startedAt: null,
+  completedAt: null,
+  deadlineAt: new Date('2026-11-23T00:30:00Z'),
+  purgedAt: null,
+  ...over,
+});
+
+function fixture(row: TaskRow, chargeFor: CatalogPort['chargeFor']) {
+  const transitions: { change: TaskChange; outbox: OutboxEvents | null }[] = [];
+  const repository = {
+    findById: async () => row,
+    transition: async (_id: string, _from: unknown, change: TaskChange, outbox: OutboxEvents | null) => {
+      transitions.push({ change, outbox });
+      return { ...row, ...change } as TaskRow;
+    },
+  } as unknown as TaskRepository;
+  const catalog = { chargeFor } as unknown as CatalogPort;
+  return { useCase: new ApplyExecutionUseCase(repository, catalog), transitions };
+}
+
+const succeeded = (assets: ExecutionSucceededPayload['assets']): EventEnvelope => ({
+  id: 'evt_1',
+  type: ExecutionEventType.succeeded,
+  version: 1,
+  key: 'job_1',
+  occurredAt: '2026-11-23T00:00:01Z',
+  correlationId: 'job_1',
+  causationId: 'evt_0',
+  payload: { taskId: 'job_1', assets, usage: { images: 1 }, finishedAt: '2026-11-23T00:00:01Z' },
+});
+const stored = [{ key: 'outputs/job_1/0.png', mime: 'image/png', status: 'ready' as const }];
+const chargeOf = (t: { outbox: OutboxEvents | null }) =>
+  (t.outbox!.events[0]!.payload as TaskTerminalPayload).charge;
+
+describe('ApplyExecutionUseCase', () => {
+  it('charges the measured usage, never above the hold', async () => {
+    const cheap = fixture(task(), () => '0.001');
+    await cheap.useCase.apply(succeeded(stored));
+    expect(cheap.transitions[0]!.change).toMatchObject({ state: 'succeeded', costE9: 1_000_000n });
+    expect(chargeOf(cheap.transitions[0]!)).toBe('0.001');
+    const dear = fixture(task(), () => '9');
+    await dear.useCase.apply(succeeded(stored));
+    expect(chargeOf(dear.transitions[0]!)).toBe('0.004');
+  });
+
+  it('charges 0 when no file was stored', async () => {
+    const f = fixture(task(), () => '0.004');
+    await f.useCase.apply(succeeded([{ ...stored[0]!, status: 'unavailable' }]));
+    expect(chargeOf(f.transitions[0]!)).toBe('0');
+  });
+
+  it('charges the hold when the model left the catalog, instead of failing the event forever', async () => {
+    const f = fixture(task(), () => {
+      throw new Error('model.not_found');
+    });
+    await f.useCase.apply(succeeded(stored));
+    expect(chargeOf(f.transitions[0]!)).toBe('0.004');
+  });
+
+  it('ignores the result of a task that is already terminal', async () => {
+    const f = fixture(task({ state: 'expired' }), () => '0.004');
+    await f.useCase.apply(succeeded(stored));
+    await f.useCase.apply({
+      ...succeeded(stored),
+      type: ExecutionEventType.failed,
+      payload: { taskId: 'job_1', errorCode: 'upstream_failed', finishedAt: '2026-11-23T00:00:01Z' },
+    });
+    expect(f.transitions).toEqual([]);
+  });
+});
