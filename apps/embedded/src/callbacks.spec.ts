@@ -1,4 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startEmbedded, type Embedded } from './testing/embedded-harness';
@@ -257,6 +260,43 @@ describe('task callbacks, version 1 (the platform switch WEBHOOK_PAYLOAD_VERSION
       });
     } finally {
       await hook.close();
+    }
+  });
+});
+
+describe('task callbacks across a restart', () => {
+  it('a restart between attempts loses nothing and sends nothing twice', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gts-callback-restart-'));
+    const env = {
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8',
+      WEBHOOK_RETRY_SCHEDULE: '3',
+    };
+    const hook = await receiver([500]);
+    try {
+      const first = await startEmbedded(env);
+      await first.admin('POST', `/admin/v1/accounts/${first.boot.accountId}/signing-secret/rotate`);
+      const reply = await first.call('POST', '/api/v1/jobs/createTask', {
+        headers: { authorization: `Bearer ${first.boot.apiKey}` },
+        body: { model: 'local/sketch', input: { prompt: 'x', width: 64, height: 64 }, callBackUrl: hook.url },
+      });
+      expect(reply.status).toBe(202);
+      await until(() => hook.got.length >= 1 && hook.got);
+      await first.close(); // the first attempt failed; the second is due in 3 s
+
+      const second = await startEmbedded(env);
+      try {
+        await until(() => hook.got.length >= 2 && hook.got, 20_000);
+        await new Promise((r) => setTimeout(r, 2000));
+        expect(hook.got).toHaveLength(2);
+        expect(hook.got[1]!.json['request_id']).toBe(hook.got[0]!.json['request_id']);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await hook.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -6,7 +6,7 @@ import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule, composeDomains, quoteSigningKey } from '@gen/platform';
 import { RunnerModule } from '@gen/runner';
 import { TasksModule, tasksOpenApi } from '@gen/tasks';
-import { WebhooksModule, webhooksOpenApi } from '@gen/webhooks';
+import { WebhooksModule, endpointsOpenApi, webhooksOpenApi } from '@gen/webhooks';
 
 /** Every service's module in one process (embedded mode). */
 @Module({})
@@ -18,7 +18,14 @@ export class EmbeddedModule {
         PlatformModule.forRoot({
           config,
           logger,
-          openApi: [accountsOpenApi, billingOpenApi, catalogOpenApi, tasksOpenApi, webhooksOpenApi],
+          openApi: [
+            accountsOpenApi,
+            billingOpenApi,
+            catalogOpenApi,
+            tasksOpenApi,
+            webhooksOpenApi,
+            endpointsOpenApi,
+          ],
         }),
         composeDomains(AccountsModule, BillingModule),
         CatalogModule.forRoot({ file: config.CATALOG_FILE }),

@@ -148,6 +148,37 @@ describe('the OpenAPI document agrees with what the service does', () => {
     await checked('POST', '/admin/v1/webhook-deliveries/whd_unknown/redeliver', { headers: admin });
   });
 
+  it('describes the account-level webhook endpoints as they answer', async () => {
+    const admin = { authorization: `Bearer ${app.boot.adminToken}` };
+    const session = await app.call('POST', `/admin/v1/accounts/${app.boot.accountId}/console-tokens`, {
+      headers: admin,
+    });
+    const console = { authorization: `Bearer ${(session.json['data'] as { token: string }).token}` };
+    const created = await checked('POST', '/console/v1/webhook-endpoints', {
+      headers: console,
+      body: { url: 'https://93.184.216.34/hooks', enabledEvents: ['task.completed'], description: 'doc' },
+    });
+    expect(created.status).toBe(200);
+    const id = (created.json['data'] as { id: string }).id;
+    await checked('POST', '/console/v1/webhook-endpoints', {
+      headers: console,
+      body: { url: 'http://127.0.0.1/hooks', enabledEvents: ['task.*'] },
+    });
+    await checked('GET', '/console/v1/webhook-endpoints', { headers: console });
+    await checked('GET', `/console/v1/webhook-endpoints/${id}`, { headers: console });
+    await checked('GET', '/console/v1/webhook-endpoints/whe_unknown', { headers: console });
+    await checked('PATCH', `/console/v1/webhook-endpoints/${id}`, {
+      headers: console,
+      body: { enabled: false },
+    });
+    await checked('POST', `/console/v1/webhook-endpoints/${id}/rotate-secret`, {
+      headers: console,
+      body: { gracePeriodSeconds: 60 },
+    });
+    await checked('GET', '/console/v1/webhook-events', { headers: console });
+    await checked('GET', '/console/v1/webhook-events');
+  });
+
   it('has no operation the service does not answer', () => {
     const documented = Object.entries(doc['paths'] as Record<string, Record<string, unknown>>).flatMap(
       ([path, item]) =>

@@ -3,7 +3,7 @@ import { AccountsModule } from '@gen/accounts';
 import { BillingModule } from '@gen/billing';
 import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule, composeDomains } from '@gen/platform';
-import { WebhooksModule, webhooksOpenApi } from '@gen/webhooks';
+import { WebhooksModule, endpointsOpenApi, webhooksOpenApi } from '@gen/webhooks';
 
 /**
  * The webhooks service on its own (distributed mode): queues task callbacks from task.lifecycle and sends
@@ -17,7 +17,12 @@ export class WebhooksAppModule {
     return {
       module: WebhooksAppModule,
       imports: [
-        PlatformModule.forRoot({ config, logger, openApi: [webhooksOpenApi], appName: 'webhooks' }),
+        PlatformModule.forRoot({
+          config,
+          logger,
+          openApi: [webhooksOpenApi, endpointsOpenApi],
+          appName: 'webhooks',
+        }),
         composeDomains(AccountsModule, BillingModule.forRoot({ workers: false })),
         WebhooksModule.forRoot({ workers: true }),
       ],

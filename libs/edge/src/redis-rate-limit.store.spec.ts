@@ -51,7 +51,8 @@ describe('RedisRateLimitStore against the real Redis', () => {
   it('is exact under concurrent calls from two processes: 50 tokens, 200 attempts, 50 admitted', async () => {
     execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--quiet'], { cwd: root });
     // Both workers connect first, then start at the same instant and take one token at a time.
-    const startAt = Date.now() + 1500;
+    // Far enough ahead that both processes are up even on a loaded machine (else one takes every token).
+    const startAt = Date.now() + 5000;
     const worker = `
       const Redis = require('ioredis');
       const { RedisRateLimitStore } = require(${JSON.stringify(join(root, 'dist', 'libs', 'edge', 'src', 'redis-rate-limit.store.js'))});

@@ -84,6 +84,8 @@ export class CallbackDeliveryWorker implements OnApplicationBootstrap, BeforeApp
     try {
       const due = await this.deliveries.claimDue(this.clock.now(), LEASE_MS, BATCH);
       await Promise.all(due.map((delivery) => this.deliver.attempt(delivery)));
+      // A full batch: more may be due; look again at once rather than at the next tick.
+      if (due.length === BATCH) this.tick();
     } catch (error) {
       this.logger?.warn({ err: error }, 'callback delivery pass failed; trying again shortly');
     }

@@ -86,4 +86,5 @@ export const de: MessageCatalog = {
   'query.invalid_range': 'Das Datum from muss vor dem Datum to liegen.',
   'query.timeout':
     'Die Abfrage hat ihr Zeitbudget überschritten. Versuchen Sie einen kürzeren Datumsbereich.',
+  'webhook.endpoint_limit': 'Ein Konto kann höchstens {limit} Webhook-Endpunkte haben.',
 };

@@ -77,6 +77,7 @@ export const en = {
   'query.range_too_long': 'The date range is longer than {max} days.',
   'query.invalid_range': 'The date from must be earlier than the date to.',
   'query.timeout': 'The query took longer than its time budget. Try a shorter date range.',
+  'webhook.endpoint_limit': 'An account can hold at most {limit} webhook endpoints.',
 } as const;
 
 export type MessageId = keyof typeof en;

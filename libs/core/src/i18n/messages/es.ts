@@ -79,4 +79,5 @@ export const es: MessageCatalog = {
   'query.range_too_long': 'El rango de fechas supera los {max} días.',
   'query.invalid_range': 'La fecha from debe ser anterior a la fecha to.',
   'query.timeout': 'La consulta superó su presupuesto de tiempo. Pruebe un rango de fechas más corto.',
+  'webhook.endpoint_limit': 'Una cuenta puede tener como máximo {limit} endpoints de webhook.',
 };

@@ -82,4 +82,5 @@ export const fr: MessageCatalog = {
   'query.range_too_long': 'La plage de dates dépasse {max} jours.',
   'query.invalid_range': 'La date from doit précéder la date to.',
   'query.timeout': 'La requête a dépassé son budget de temps. Essayez une plage de dates plus courte.',
+  'webhook.endpoint_limit': 'Un compte peut avoir au plus {limit} points de terminaison webhook.',
 };

@@ -81,4 +81,5 @@ export const ja: MessageCatalog = {
   'query.range_too_long': '日付範囲が {max} 日を超えています。',
   'query.invalid_range': 'from の日付は to の日付より前である必要があります。',
   'query.timeout': 'クエリが制限時間を超えました。より短い日付範囲をお試しください。',
+  'webhook.endpoint_limit': '1 つのアカウントに登録できる Webhook エンドポイントは最大 {limit} 個です。',
 };

@@ -77,4 +77,5 @@ export const ko: MessageCatalog = {
   'query.range_too_long': '날짜 범위가 {max}일을 초과합니다.',
   'query.invalid_range': 'from 날짜는 to 날짜보다 앞서야 합니다.',
   'query.timeout': '쿼리가 시간 예산을 초과했습니다. 더 짧은 날짜 범위를 사용해 보세요.',
+  'webhook.endpoint_limit': '계정당 웹훅 엔드포인트는 최대 {limit}개까지 등록할 수 있습니다.',
 };

@@ -78,4 +78,5 @@ export const ptBR: MessageCatalog = {
   'query.range_too_long': 'O intervalo de datas é maior que {max} dias.',
   'query.invalid_range': 'A data from deve ser anterior à data to.',
   'query.timeout': 'A consulta excedeu seu orçamento de tempo. Tente um intervalo de datas menor.',
+  'webhook.endpoint_limit': 'Uma conta pode ter no máximo {limit} endpoints de webhook.',
 };

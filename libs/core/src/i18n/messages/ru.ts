@@ -79,4 +79,5 @@ export const ru: MessageCatalog = {
   'query.range_too_long': 'Диапазон дат длиннее {max} дней.',
   'query.invalid_range': 'Дата from должна быть раньше даты to.',
   'query.timeout': 'Запрос превысил отведённое время. Попробуйте более короткий диапазон дат.',
+  'webhook.endpoint_limit': 'У аккаунта может быть не более {limit} конечных точек вебхуков.',
 };

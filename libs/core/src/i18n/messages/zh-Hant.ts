@@ -67,4 +67,5 @@ export const zhHant: MessageCatalog = {
   'query.range_too_long': '日期範圍超過 {max} 天。',
   'query.invalid_range': '開始日期 from 必須早於結束日期 to。',
   'query.timeout': '查詢超過了時間預算。請嘗試較短的日期範圍。',
+  'webhook.endpoint_limit': '一個帳戶最多只能有 {limit} 個 Webhook 端點。',
 };

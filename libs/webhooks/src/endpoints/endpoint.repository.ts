@@ -1,0 +1,172 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DATABASE, type Database } from '@gen/persistence';
+import { WebhooksPrisma } from '../persistence/webhooks-prisma';
+import type { EndpointStatus, WebhookEndpoint } from './endpoint';
+import type { EndpointEventName } from './event-names';
+
+const TABLE = '"webhooks"."endpoints"';
+const COLUMNS = `"id", "account_id", "url", "description", "enabled_events", "enabled", "status", "disabled_reason",
+  "consecutive_failures", "secret", "previous_secret", "previous_secret_expires_at", "created_at", "updated_at"`;
+
+function rowOf(raw: Record<string, unknown>): WebhookEndpoint {
+  const date = (v: unknown) =>
+    v === null || v === undefined ? null : v instanceof Date ? v : new Date(v as string);
+  const events = raw['enabled_events'];
+  return {
+    id: raw['id'] as string,
+    accountId: raw['account_id'] as string,
+    url: raw['url'] as string,
+    description: raw['description'] as string,
+    enabledEvents: (typeof events === 'string' ? JSON.parse(events) : events) as EndpointEventName[],
+    enabled: raw['enabled'] === true,
+    status: raw['status'] as EndpointStatus,
+    disabledReason: (raw['disabled_reason'] as string | null) ?? null,
+    consecutiveFailures: Number(raw['consecutive_failures']),
+    secret: raw['secret'] as string,
+    previousSecret: (raw['previous_secret'] as string | null) ?? null,
+    previousSecretExpiresAt: date(raw['previous_secret_expires_at']),
+    createdAt: date(raw['created_at'])!,
+    updatedAt: date(raw['updated_at'])!,
+  };
+}
+
+export interface NewEndpoint {
+  readonly id: string;
+  readonly accountId: string;
+  readonly url: string;
+  readonly description: string;
+  readonly enabledEvents: readonly EndpointEventName[];
+  readonly secret: string;
+  readonly now: Date;
+}
+
+export interface EndpointChanges {
+  readonly url?: string;
+  readonly description?: string;
+  readonly enabledEvents?: readonly EndpointEventName[];
+  /** A change of `enabled` with the state it leads to (see `enabledState`). */
+  readonly state?: {
+    readonly enabled: boolean;
+    readonly status: EndpointStatus;
+    readonly disabledReason: string | null;
+    readonly resetFailures: boolean;
+  };
+}
+
+/** Data access of account-level webhook endpoints. Every query is scoped by the account. */
+@Injectable()
+export class EndpointRepository {
+  constructor(
+    @Inject(DATABASE) private readonly db: Database,
+    // Injected so that the schema's migrations have run before the first query.
+    readonly prisma: WebhooksPrisma,
+  ) {}
+
+  /**
+   * Adds an endpoint unless the account already holds `limit`: null then. The account's endpoints are counted
+   * under a transaction-scoped advisory lock of the account, so concurrent creations never pass the limit.
+   */
+  async createWithinLimit(endpoint: NewEndpoint, limit: number): Promise<WebhookEndpoint | null> {
+    return this.db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [
+        `webhooks.endpoints:${endpoint.accountId}`,
+      ]);
+      const rows = await tx.query(
+        `INSERT INTO ${TABLE} ("id", "account_id", "url", "description", "enabled_events", "enabled", "status",
+           "consecutive_failures", "secret", "created_at", "updated_at")
+         SELECT $1, $2, $3, $4, $5::jsonb, true, 'enabled', 0, $6, $7, $7
+         WHERE (SELECT count(*) FROM ${TABLE} WHERE "account_id" = $2) < $8
+         RETURNING ${COLUMNS}`,
+        [
+          endpoint.id,
+          endpoint.accountId,
+          endpoint.url,
+          endpoint.description,
+          JSON.stringify(endpoint.enabledEvents),
+          endpoint.secret,
+          endpoint.now,
+          limit,
+        ],
+      );
+      return rows[0] ? rowOf(rows[0]) : null;
+    });
+  }
+
+  /** The account's endpoints, oldest first. */
+  async list(accountId: string): Promise<WebhookEndpoint[]> {
+    const rows = await this.db.query(
+      `SELECT ${COLUMNS} FROM ${TABLE} WHERE "account_id" = $1 ORDER BY "created_at", "id"`,
+      [accountId],
+    );
+    return rows.map(rowOf);
+  }
+
+  /** One endpoint of the account; null for an unknown id and for another account's endpoint alike. */
+  async find(accountId: string, id: string): Promise<WebhookEndpoint | null> {
+    const rows = await this.db.query(
+      `SELECT ${COLUMNS} FROM ${TABLE} WHERE "account_id" = $1 AND "id" = $2`,
+      [accountId, id],
+    );
+    return rows[0] ? rowOf(rows[0]) : null;
+  }
+
+  /** Applies the given changes in one statement; fields left out keep their value. Null when not found. */
+  async update(
+    accountId: string,
+    id: string,
+    changes: EndpointChanges,
+    now: Date,
+  ): Promise<WebhookEndpoint | null> {
+    const state = changes.state;
+    const rows = await this.db.query(
+      `UPDATE ${TABLE} SET
+         "url" = COALESCE($3::text, "url"),
+         "description" = COALESCE($4::text, "description"),
+         "enabled_events" = COALESCE($5::jsonb, "enabled_events"),
+         "enabled" = CASE WHEN $6::boolean IS NULL THEN "enabled" ELSE $6::boolean END,
+         "status" = CASE WHEN $6::boolean IS NULL THEN "status" ELSE $7::text END,
+         "disabled_reason" = CASE WHEN $6::boolean IS NULL THEN "disabled_reason" ELSE $8::text END,
+         "consecutive_failures" = CASE WHEN $9::boolean THEN 0 ELSE "consecutive_failures" END,
+         "updated_at" = $10
+       WHERE "account_id" = $1 AND "id" = $2
+       RETURNING ${COLUMNS}`,
+      [
+        accountId,
+        id,
+        changes.url ?? null,
+        changes.description ?? null,
+        changes.enabledEvents ? JSON.stringify(changes.enabledEvents) : null,
+        state ? state.enabled : null,
+        state ? state.status : null,
+        state ? state.disabledReason : null,
+        state?.resetFailures ?? false,
+        now,
+      ],
+    );
+    return rows[0] ? rowOf(rows[0]) : null;
+  }
+
+  /**
+   * Makes `secret` the current secret. The one it replaces stays valid for signing until
+   * `previousExpiresAt`; with null (no grace) it is dropped at once. Null when not found.
+   */
+  async rotateSecret(
+    accountId: string,
+    id: string,
+    secret: string,
+    previousExpiresAt: Date | null,
+    now: Date,
+  ): Promise<WebhookEndpoint | null> {
+    const rows = await this.db.query(
+      `UPDATE ${TABLE} SET
+         "previous_secret" = CASE WHEN $4::timestamptz IS NULL THEN NULL ELSE "secret" END,
+         "previous_secret_expires_at" = $4::timestamptz,
+         "secret" = $3,
+         "updated_at" = $5
+       WHERE "account_id" = $1 AND "id" = $2
+       RETURNING ${COLUMNS}`,
+      [accountId, id, secret, previousExpiresAt, now],
+    );
+    return rows[0] ? rowOf(rows[0]) : null;
+  }
+}
