@@ -1,3 +1,4 @@
+import type { ExecutionAsset } from '@gen/contracts';
 import { formatUsd, taskErrorMessage, type Language } from '@gen/core';
 import type { ObjectStorage } from '@gen/storage';
 import { isTerminal } from '../domain/task-state';
@@ -84,6 +85,18 @@ export async function taskRecordOf(
   return record;
 }
 
+/** What every view of an asset shows: its key, type and measures (never its storage status as such). */
+function assetFactsOf(asset: ExecutionAsset): AssetView {
+  return {
+    key: asset.key,
+    mime: asset.mime,
+    ...(asset.width !== undefined ? { width: asset.width } : {}),
+    ...(asset.height !== undefined ? { height: asset.height } : {}),
+    ...(asset.bytes !== undefined ? { bytes: asset.bytes } : {}),
+    ...(asset.durationSeconds !== undefined ? { durationSeconds: asset.durationSeconds } : {}),
+  };
+}
+
 async function assetsOf(
   task: TaskRow,
   gone: boolean,
@@ -94,14 +107,7 @@ async function assetsOf(
   const lifetime = Math.max(1, Math.min(SIGNED_URL_SECONDS, remaining));
   return Promise.all(
     (task.assets ?? []).map(async (asset): Promise<AssetView> => {
-      const facts = {
-        key: asset.key,
-        mime: asset.mime,
-        ...(asset.width !== undefined ? { width: asset.width } : {}),
-        ...(asset.height !== undefined ? { height: asset.height } : {}),
-        ...(asset.bytes !== undefined ? { bytes: asset.bytes } : {}),
-        ...(asset.durationSeconds !== undefined ? { durationSeconds: asset.durationSeconds } : {}),
-      };
+      const facts = assetFactsOf(asset);
       if (gone || asset.status === 'unavailable') return { ...facts, unavailable: true };
       if (asset.status === 'pending') return { ...facts, pending: true };
       const signed = await context.storage.presignGet({ key: asset.key, expiresInSeconds: lifetime });
@@ -124,12 +130,7 @@ export function taskSnapshotOf(task: TaskRow): Record<string, unknown> {
       ? {
           output: {
             assets: (task.assets ?? []).map((asset) => ({
-              key: asset.key,
-              mime: asset.mime,
-              ...(asset.width !== undefined ? { width: asset.width } : {}),
-              ...(asset.height !== undefined ? { height: asset.height } : {}),
-              ...(asset.bytes !== undefined ? { bytes: asset.bytes } : {}),
-              ...(asset.durationSeconds !== undefined ? { durationSeconds: asset.durationSeconds } : {}),
+              ...assetFactsOf(asset),
               ...(asset.status === 'pending' ? { pending: true } : {}),
               ...(asset.status === 'unavailable' ? { unavailable: true } : {}),
             })),
