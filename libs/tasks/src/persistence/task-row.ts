@@ -1,4 +1,5 @@
 import type { ExecutionAsset, ExecutionUsage } from '@gen/contracts';
+import { rowBigint, rowDate, rowJson, rowOptionalDate } from '@gen/persistence';
 import type { TaskState } from '../domain/task-state';
 
 /** One row of tasks.tasks, as the domain sees it. */
@@ -34,12 +35,7 @@ export const TASK_COLUMNS = `"id", "account_id", "key_id", "model", "state", "in
   "created_at", "started_at", "completed_at", "deadline_at", "purged_at"`;
 
 type Raw = Record<string, unknown>;
-const big = (v: unknown): bigint => (typeof v === 'bigint' ? v : BigInt(v as string | number));
-const date = (v: unknown): Date => (v instanceof Date ? v : new Date(v as string));
-const json = <T>(v: unknown): T | null =>
-  v === null || v === undefined ? null : typeof v === 'string' ? (JSON.parse(v) as T) : (v as T);
-
-/** pg returns BIGINT as text and PGlite as bigint; JSON may come parsed or as text: one mapping for both. */
+/** One row of tasks.tasks, read alike from pg and PGlite. */
 export function taskRowOf(raw: Raw): TaskRow {
   return {
     id: raw['id'] as string,
@@ -47,22 +43,22 @@ export function taskRowOf(raw: Raw): TaskRow {
     keyId: raw['key_id'] as string,
     model: raw['model'] as string,
     state: raw['state'] as TaskState,
-    input: json<Record<string, unknown>>(raw['input']),
+    input: rowJson<Record<string, unknown>>(raw['input']),
     callbackUrl: (raw['callback_url'] as string | null) ?? null,
-    estimatedE9: big(raw['estimated_e9']),
+    estimatedE9: rowBigint(raw['estimated_e9']),
     priceMultiplier: raw['price_multiplier'] as string,
-    costE9: raw['cost_e9'] === null || raw['cost_e9'] === undefined ? null : big(raw['cost_e9']),
+    costE9: raw['cost_e9'] === null || raw['cost_e9'] === undefined ? null : rowBigint(raw['cost_e9']),
     settled: raw['settled'] === true,
     errorCode: (raw['error_code'] as string | null) ?? null,
-    assets: json<ExecutionAsset[]>(raw['assets']),
-    usage: json<ExecutionUsage>(raw['usage']),
+    assets: rowJson<ExecutionAsset[]>(raw['assets']),
+    usage: rowJson<ExecutionUsage>(raw['usage']),
     requestId: raw['request_id'] as string,
     sourceTaskId: (raw['source_task_id'] as string | null) ?? null,
     retentionSeconds: Number(raw['retention_seconds']),
-    createdAt: date(raw['created_at']),
-    startedAt: raw['started_at'] ? date(raw['started_at']) : null,
-    completedAt: raw['completed_at'] ? date(raw['completed_at']) : null,
-    deadlineAt: date(raw['deadline_at']),
-    purgedAt: raw['purged_at'] ? date(raw['purged_at']) : null,
+    createdAt: rowDate(raw['created_at']),
+    startedAt: rowOptionalDate(raw['started_at']),
+    completedAt: rowOptionalDate(raw['completed_at']),
+    deadlineAt: rowDate(raw['deadline_at']),
+    purgedAt: rowOptionalDate(raw['purged_at']),
   };
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DATABASE, type Database } from '@gen/persistence';
+import { DATABASE, rowDate, rowJson, rowOptionalDate, type Database } from '@gen/persistence';
 import { WebhooksPrisma } from '../persistence/webhooks-prisma';
 import type { EndpointStatus, WebhookEndpoint } from './endpoint';
 import type { EndpointEventName } from './event-names';
@@ -9,24 +9,21 @@ const COLUMNS = `"id", "account_id", "url", "description", "enabled_events", "en
   "consecutive_failures", "secret", "previous_secret", "previous_secret_expires_at", "created_at", "updated_at"`;
 
 function rowOf(raw: Record<string, unknown>): WebhookEndpoint {
-  const date = (v: unknown) =>
-    v === null || v === undefined ? null : v instanceof Date ? v : new Date(v as string);
-  const events = raw['enabled_events'];
   return {
     id: raw['id'] as string,
     accountId: raw['account_id'] as string,
     url: raw['url'] as string,
     description: raw['description'] as string,
-    enabledEvents: (typeof events === 'string' ? JSON.parse(events) : events) as EndpointEventName[],
+    enabledEvents: rowJson<EndpointEventName[]>(raw['enabled_events'])!,
     enabled: raw['enabled'] === true,
     status: raw['status'] as EndpointStatus,
     disabledReason: (raw['disabled_reason'] as string | null) ?? null,
     consecutiveFailures: Number(raw['consecutive_failures']),
     secret: raw['secret'] as string,
     previousSecret: (raw['previous_secret'] as string | null) ?? null,
-    previousSecretExpiresAt: date(raw['previous_secret_expires_at']),
-    createdAt: date(raw['created_at'])!,
-    updatedAt: date(raw['updated_at'])!,
+    previousSecretExpiresAt: rowOptionalDate(raw['previous_secret_expires_at']),
+    createdAt: rowDate(raw['created_at']),
+    updatedAt: rowDate(raw['updated_at']),
   };
 }
 

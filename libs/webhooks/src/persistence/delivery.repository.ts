@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DATABASE, type Database } from '@gen/persistence';
+import { DATABASE, rowDate, rowJson, rowOptionalDate, type Database } from '@gen/persistence';
 import { WebhooksPrisma } from './webhooks-prisma';
 
 /** One task callback delivery: its target, the record it carries, and where its attempts stand. */
@@ -22,24 +22,19 @@ const COLUMNS = `"id", "task_id", "account_id", "url", "payload_version", "recor
   "next_attempt_at", "last_outcome", "created_at", "delivered_at"`;
 
 function rowOf(raw: Record<string, unknown>): DeliveryRow {
-  const date = (v: unknown) =>
-    v === null || v === undefined ? null : v instanceof Date ? v : new Date(v as string);
   return {
     id: raw['id'] as string,
     taskId: raw['task_id'] as string,
     accountId: raw['account_id'] as string,
     url: raw['url'] as string,
     payloadVersion: Number(raw['payload_version']) === 1 ? 1 : 2,
-    record: (typeof raw['record'] === 'string' ? JSON.parse(raw['record']) : raw['record']) as Record<
-      string,
-      unknown
-    >,
+    record: rowJson<Record<string, unknown>>(raw['record'])!,
     state: raw['state'] as DeliveryRow['state'],
     attempts: Number(raw['attempts']),
-    nextAttemptAt: date(raw['next_attempt_at']),
+    nextAttemptAt: rowOptionalDate(raw['next_attempt_at']),
     lastOutcome: (raw['last_outcome'] as string | null) ?? null,
-    createdAt: date(raw['created_at'])!,
-    deliveredAt: date(raw['delivered_at']),
+    createdAt: rowDate(raw['created_at']),
+    deliveredAt: rowOptionalDate(raw['delivered_at']),
   };
 }
 
@@ -150,8 +145,7 @@ export class DeliveryRepository {
     );
     return rows.map((r) => ({
       n: Number(r['n']),
-      attemptedAt:
-        r['attempted_at'] instanceof Date ? r['attempted_at'] : new Date(r['attempted_at'] as string),
+      attemptedAt: rowDate(r['attempted_at']),
       outcome: r['outcome'] as string,
       status: r['status'] === null ? null : Number(r['status']),
       durationMs: Number(r['duration_ms']),
