@@ -1,6 +1,5 @@
-import type { EventEnvelope, HoldFinalPayload, HoldStatus, HoldView } from '@gen/contracts';
-import { HoldEventType, IdPrefix } from '@gen/contracts';
-import { formatUsd, newId } from '@gen/core';
+import type { HoldStatus, HoldView } from '@gen/contracts';
+import { formatUsd } from '@gen/core';
 
 /** A hold as stored: amounts in nano-USD; `chargedE9` is set once the hold is final. */
 export interface HoldRecord {
@@ -30,23 +29,5 @@ export function toHoldView(hold: HoldRecord): HoldView {
     status: hold.status,
     amount: formatUsd(hold.amountE9),
     ...(hold.chargedE9 !== null ? { charged: formatUsd(hold.chargedE9) } : {}),
-  };
-}
-
-/** `hold.settled` / `hold.released` v1, keyed by the hold id; caused by `cause`, or by the hold itself. */
-export function holdFinalEvent(
-  hold: FinishedHold,
-  occurredAt: Date,
-  cause?: EventCause,
-): EventEnvelope<HoldFinalPayload> {
-  return {
-    id: newId(IdPrefix.event),
-    type: hold.status === 'settled' ? HoldEventType.settled : HoldEventType.released,
-    version: 1,
-    key: hold.holdId,
-    occurredAt: occurredAt.toISOString(),
-    correlationId: cause?.correlationId ?? hold.holdId,
-    causationId: cause?.causationId ?? hold.holdId,
-    payload: { holdId: hold.holdId, accountId: hold.accountId, charged: formatUsd(hold.chargedE9 ?? 0n) },
   };
 }

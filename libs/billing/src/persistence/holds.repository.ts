@@ -143,7 +143,7 @@ export class HoldsRepository {
 
   /**
    * Settles or releases a hold (billing.finish_hold) and, when that changed it, writes its `hold.settled` /
-   * `hold.released` event (see `holdFinalEvent` for the shape) to billing's outbox: one statement, so one
+   * `hold.released` event (an EventEnvelope<HoldFinalPayload>, version 1, keyed by the hold id) to billing's outbox: one statement, so one
    * transaction and one round trip, and no row lock held while the client is away. Null for an unknown hold.
    */
   async finish(row: FinishRow, event: FinalEventMeta): Promise<FinishedHold | null> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventEnvelope } from '@gen/contracts';
-import { DATABASE, type Database, type SqlTransaction } from '@gen/persistence';
+import { DATABASE, type Database } from '@gen/persistence';
 import type { TaskState } from '../domain/task-state';
 import { TASK_COLUMNS, taskRowOf, type TaskRow } from './task-row';
 import { OutboxSignal } from '@gen/messaging';
@@ -331,10 +331,5 @@ export class TaskRepository {
       calls: Number(r.calls),
       spendE9: BigInt(String(r.spend)),
     }));
-  }
-
-  /** Runs `work` in one transaction (for consumers that record the event they handled). */
-  inTransaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
-    return this.db.transaction(work);
   }
 }

@@ -36,7 +36,7 @@ export class AdminDeliveriesController {
   /** GET /admin/v1/webhook-deliveries?taskId= : the callback delivery of a task, with its attempts. */
   @Get()
   async list(@Query(new QueryPipe(DeliveriesQuery)) query: DeliveriesQuery) {
-    const rows = await this.deliveries.find({ taskId: query.taskId });
+    const rows = await this.deliveries.findByTask(query.taskId);
     return {
       items: await Promise.all(
         rows.map(async (d) => ({

@@ -125,12 +125,11 @@ export class DeliveryRepository {
     );
   }
 
-  /** A delivery by id, or the deliveries of a task (administration). */
-  async find(query: { id?: string; taskId?: string }): Promise<DeliveryRow[]> {
+  /** The deliveries of a task (administration). */
+  async findByTask(taskId: string): Promise<DeliveryRow[]> {
     const rows = await this.db.query(
-      `SELECT ${COLUMNS} FROM "webhooks"."deliveries" WHERE ($1::text IS NULL OR "id" = $1) AND ($2::text IS NULL OR "task_id" = $2)
-       ORDER BY "created_at" LIMIT 100`,
-      [query.id ?? null, query.taskId ?? null],
+      `SELECT ${COLUMNS} FROM "webhooks"."deliveries" WHERE "task_id" = $1 ORDER BY "created_at" LIMIT 100`,
+      [taskId],
     );
     return rows.map(rowOf);
   }
