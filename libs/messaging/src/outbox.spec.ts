@@ -10,6 +10,7 @@ import {
 import type { EventBus } from './event-bus';
 import { InProcessEventBus } from './in-process-event-bus';
 import { appendToOutbox, handleOnce, OutboxRelay, outboxMigrationSql } from './outbox';
+import { OutboxSignal } from './outbox-signal';
 
 const SCHEMA = 'outbox_test';
 const event = (key: string, n: number) => testEvent(key, n, 'item.created');
@@ -142,6 +143,23 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
     const deadline = Date.now() + 5000;
     while (seen.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(seen).toEqual(['evt_n_1']);
+    await relay.stop();
+    await bus.close();
+  });
+
+  it('is nudged by the signal its process notifies after a commit', async () => {
+    const bus = new InProcessEventBus();
+    const seen: string[] = [];
+    await bus.subscribe('items', 'g', async (e) => void seen.push(e.id));
+    const signal = new OutboxSignal();
+    const relay = new OutboxRelay(database, bus, { schema: SCHEMA, pollMs: 60_000, signal });
+    relay.start();
+    await new Promise((r) => setTimeout(r, 200));
+    await createItem('s1', [event('s', 1)]);
+    signal.notify();
+    const deadline = Date.now() + 5000;
+    while (seen.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(seen).toEqual(['evt_s_1']);
     await relay.stop();
     await bus.close();
   });

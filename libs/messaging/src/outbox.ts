@@ -1,6 +1,7 @@
 import type { EventEnvelope } from '@gen/contracts';
 import type { Database, SqlTransaction } from '@gen/persistence';
 import type { EventBus } from './event-bus';
+import type { OutboxSignal } from './outbox-signal';
 
 const SAFE_SCHEMA = /^[a-z][a-z0-9_]{0,62}$/;
 function table(schema: string, name: string): string {
@@ -89,6 +90,8 @@ export interface OutboxRelayOptions {
   readonly pollMs?: number;
   /** How long a running relay keeps its lock before giving another relay a chance; default 1000. */
   readonly leaseMs?: number;
+  /** Commits of this process that the relay should publish at once (it is nudged while it runs). */
+  readonly signal?: OutboxSignal;
 }
 
 /**
@@ -173,6 +176,7 @@ export class OutboxRelay {
    * ends the lease; the relay tries again a second later.
    */
   start(): void {
+    this.options.signal?.listen(() => this.nudge());
     const batchSize = this.options.batchSize ?? 500;
     const pollMs = this.options.pollMs ?? 50;
     const leaseMs = this.options.leaseMs ?? 1000;
@@ -195,6 +199,7 @@ export class OutboxRelay {
 
   /** Stops polling and waits for the batch in flight. */
   async stop(): Promise<void> {
+    this.options.signal?.listen(undefined);
     this.stopped = true;
     this.wake?.();
     await this.running;

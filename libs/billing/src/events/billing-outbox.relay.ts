@@ -23,17 +23,15 @@ export class BillingOutboxRelay implements OnApplicationBootstrap, BeforeApplica
 
   onApplicationBootstrap(): void {
     if (!this.options.workers) return;
-    const relay = new OutboxRelay(this.database, this.bus, {
+    this.relay = new OutboxRelay(this.database, this.bus, {
       schema: BILLING_SCHEMA,
       pollMs: this.options.relayPollMs,
+      signal: this.outboxSignal,
     });
-    this.relay = relay;
-    this.outboxSignal.listen(() => relay.nudge());
-    relay.start();
+    this.relay.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.outboxSignal.listen(undefined);
     await this.relay?.stop();
     this.relay = undefined;
   }

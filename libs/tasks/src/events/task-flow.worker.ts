@@ -54,10 +54,12 @@ export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplication
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const relay = new OutboxRelay(this.database, this.bus, { schema: TASKS_SCHEMA, pollMs: 50 });
-    this.relay = relay;
-    this.outboxSignal.listen(() => relay.nudge());
-    relay.start();
+    this.relay = new OutboxRelay(this.database, this.bus, {
+      schema: TASKS_SCHEMA,
+      pollMs: 50,
+      signal: this.outboxSignal,
+    });
+    this.relay.start();
     this.subscriptions = [
       await this.bus.subscribe(Topics.taskExecution, 'tasks', (event) => this.execution.apply(event)),
       await this.bus.subscribe(Topics.billingHolds, 'tasks', (event) => this.settlement.apply(event)),
@@ -89,7 +91,6 @@ export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplication
     clearInterval(this.timer);
     await this.sweeping;
     await Promise.all(this.subscriptions.map((s) => s.stop()));
-    this.outboxSignal.listen(undefined);
     await this.relay?.stop();
   }
 }
