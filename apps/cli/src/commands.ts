@@ -106,6 +106,21 @@ export const COMMANDS: readonly Command[] = [
     request: (f) => ({ method: 'POST', path: `/admin/v1/accounts/${seg(f['account']!)}/console-tokens` }),
   },
   {
+    words: ['webhooks', 'deliveries'],
+    required: ['task'],
+    optional: [],
+    request: (f) => ({ method: 'GET', path: `/admin/v1/webhook-deliveries?taskId=${seg(f['task']!)}` }),
+  },
+  {
+    words: ['webhooks', 'redeliver'],
+    required: ['delivery'],
+    optional: [],
+    request: (f) => ({
+      method: 'POST',
+      path: `/admin/v1/webhook-deliveries/${seg(f['delivery']!)}/redeliver`,
+    }),
+  },
+  {
     words: ['groups', 'set'],
     required: ['name', 'multiplier'],
     optional: [],

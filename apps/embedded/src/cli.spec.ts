@@ -30,7 +30,7 @@ describe('admin CLI, end to end against a running service', () => {
 
   beforeAll(async () => {
     execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--quiet'], { cwd: root });
-    app = await startEmbedded();
+    app = await startEmbedded({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8' });
     base = ['--url', app.baseUrl, '--admin-token', app.boot.adminToken];
   });
   afterAll(() => app.close());
@@ -163,6 +163,87 @@ describe('admin CLI, end to end against a running service', () => {
     });
   });
 
+  it('lists the webhooks of a task and redelivers a callback or an endpoint message under the same id', async () => {
+    const { accountId } = (await ok(['accounts', 'create', '--name', 'Hooks', '--credit', '1'])) as {
+      accountId: string;
+    };
+    const { apiKey } = (await ok(['keys', 'create', '--account', accountId])) as { apiKey: string };
+    await ok(['signing-secret', 'rotate', '--account', accountId]);
+    const { token } = (await ok(['console-token', 'create', '--account', accountId])) as { token: string };
+    // Receivers that are not there (nothing listens on 127.0.3.9): each attempt fails and waits 10 s for the next.
+    const endpoint = await app.call('POST', '/console/v1/webhook-endpoints', {
+      headers: { authorization: `Bearer ${token}` },
+      body: { url: 'https://127.0.3.9/hook', enabledEvents: ['task.completed'] },
+    });
+    expect(endpoint.status).toBe(200);
+    const endpointId = (endpoint.json['data'] as { id: string }).id;
+    const created = await app.call('POST', '/api/v1/jobs/createTask', {
+      headers: { authorization: `Bearer ${apiKey}` },
+      body: {
+        model: 'local/sketch',
+        input: { prompt: 'cli', width: 64, height: 64 },
+        callBackUrl: 'http://127.0.3.9/callback',
+      },
+    });
+    expect(created.status).toBe(202);
+    const taskId = (created.json['data'] as { taskId: string }).taskId;
+
+    type Listed = { items: Record<string, unknown>[]; messages: Record<string, unknown>[] };
+    const attemptsAtLeast = async (n: number): Promise<Listed> => {
+      for (let i = 0; ; i += 1) {
+        const listed = (await ok(['webhooks', 'deliveries', '--task', taskId])) as Listed;
+        const counts = [...listed.items, ...listed.messages].map((d) => d['attempts'] as number);
+        if ((counts.length === 2 && Math.min(...counts) >= n) || i === 50) return listed;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const listed = await attemptsAtLeast(1);
+    expect(listed).toEqual({
+      items: [
+        expect.objectContaining({
+          deliveryId: expect.stringMatching(/^whd_/),
+          taskId,
+          state: 'pending',
+          attempts: 1,
+          lastOutcome: 'connection',
+          attemptLog: [expect.objectContaining({ n: 1, outcome: 'connection' })],
+        }),
+      ],
+      messages: [
+        expect.objectContaining({
+          messageId: expect.stringMatching(/^msg_/),
+          taskId,
+          endpointId,
+          eventType: 'task.succeeded',
+          state: 'pending',
+          attempts: 1,
+          lastOutcome: 'connection',
+        }),
+      ],
+    });
+    const deliveryId = listed.items[0]!['deliveryId'] as string;
+    const messageId = listed.messages[0]!['messageId'] as string;
+    expect(await ok(['webhooks', 'redeliver', '--delivery', deliveryId])).toMatchObject({
+      deliveryId,
+      state: 'pending',
+    });
+    expect(await ok(['webhooks', 'redeliver', '--delivery', messageId])).toMatchObject({
+      messageId,
+      endpointId,
+      state: 'pending',
+    });
+    // Both are attempted again at once, long before their scheduled retry, under the same ids.
+    const again = await attemptsAtLeast(2);
+    expect([again.items[0]!['deliveryId'], again.items[0]!['attempts']]).toEqual([deliveryId, 2]);
+    expect([again.messages[0]!['messageId'], again.messages[0]!['attempts']]).toEqual([messageId, 2]);
+
+    for (const unknown of ['whd_unknown', 'msg_unknown']) {
+      const result = await cli([...base, 'webhooks', 'redeliver', '--delivery', unknown]);
+      expect([result.code, result.stdout]).toEqual([1, '']);
+      expect(JSON.parse(result.stderr).error.code).toBe(404);
+    }
+  });
+
   it('reads the URL and token from DATA_DIR/bootstrap.json when not given', async () => {
     const result = await cli(['accounts', 'show', '--account', app.boot.accountId], {
       DATA_DIR: app.dataDir,
@@ -201,6 +282,8 @@ describe('admin CLI, end to end against a running service', () => {
         401,
       ],
       [[...base, 'keys', 'create', '--account', app.boot.accountId, '--bogus', '1'], 2, 'usage'],
+      [[...base, 'webhooks', 'deliveries'], 2, 'usage'],
+      [[...base, 'webhooks', 'redeliver', '--task', 'job_1'], 2, 'usage'],
     ];
     for (const [args, exit, code] of cases) {
       const result = await cli(args, { DATA_DIR: '/nonexistent' });

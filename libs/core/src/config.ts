@@ -132,6 +132,13 @@ export const ConfigSchema = Type.Object(
       description:
         'Seconds between attempts of callback deliveries (after the first); one more attempt than entries.',
     }),
+    WEBHOOK_CA_FILE: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'PEM file of CA certificates trusted for webhook deliveries in addition to the bundled public CAs (on-premise receivers, tests).',
+      }),
+    ),
     WEBHOOK_PAYLOAD_VERSION: Type.Union([Type.Literal('1'), Type.Literal('2')], {
       default: '2',
       description: 'Body version of task callbacks (platform switch), fixed when a delivery is queued.',

@@ -1,10 +1,16 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { WebhookSender } from './delivery/webhook-sender';
 import { ENDPOINT_CONTROLLERS, ENDPOINT_PROVIDERS } from './endpoints';
-import { CallbackDeliveryWorker } from './events/callback-delivery.worker';
+import { WebhookDeliveryWorker } from './events/webhook-delivery.worker';
 import { AdminDeliveriesController } from './http/admin-deliveries.controller';
 import { DeliveryRepository } from './persistence/delivery.repository';
+import { MessageRepository } from './persistence/message.repository';
 import { WebhooksPrisma } from './persistence/webhooks-prisma';
 import { DeliverCallbackUseCase } from './use-cases/deliver-callback.use-case';
+import { DeliverEndpointMessageUseCase } from './use-cases/deliver-endpoint-message.use-case';
+import { ListTaskWebhooksUseCase } from './use-cases/list-task-webhooks.use-case';
+import { QueueEndpointMessagesUseCase } from './use-cases/queue-endpoint-messages.use-case';
+import { RedeliverWebhookUseCase } from './use-cases/redeliver-webhook.use-case';
 
 export interface WebhooksModuleOptions {
   /** Queue and send deliveries in this process (the webhooks app; embedded mode). */
@@ -12,9 +18,10 @@ export interface WebhooksModuleOptions {
 }
 
 /**
- * Task callbacks: one signed delivery per terminal task with a `callBackUrl`, its attempts on the retry
- * schedule, and their records (admin API); and the account-level endpoints' management (console API). Needs ACCOUNT_DIRECTORY, OBJECT_STORAGE, EVENT_BUS, DATABASE,
- * CLOCK and APP_CONFIG from the composing app.
+ * Webhooks: one signed callback per terminal task with a `callBackUrl`, and one Standard Webhooks message per
+ * matching account-level endpoint, each attempted on the retry schedule with every attempt recorded (admin
+ * API); and the endpoints' management (console API). Needs ACCOUNT_DIRECTORY, OBJECT_STORAGE, EVENT_BUS,
+ * DATABASE, CLOCK and APP_CONFIG from the composing app.
  */
 @Module({})
 export class WebhooksModule {
@@ -25,9 +32,15 @@ export class WebhooksModule {
       providers: [
         WebhooksPrisma,
         DeliveryRepository,
+        MessageRepository,
+        WebhookSender,
         DeliverCallbackUseCase,
+        QueueEndpointMessagesUseCase,
+        DeliverEndpointMessageUseCase,
+        ListTaskWebhooksUseCase,
+        RedeliverWebhookUseCase,
         ...ENDPOINT_PROVIDERS,
-        ...(options.workers ? [CallbackDeliveryWorker] : []),
+        ...(options.workers ? [WebhookDeliveryWorker] : []),
       ],
     };
   }

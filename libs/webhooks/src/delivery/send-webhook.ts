@@ -5,6 +5,7 @@ import {
   type RequestOptions,
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { SecureContext } from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import {
   assertConnectionTarget,
@@ -24,6 +25,8 @@ export interface WebhookRequest {
   readonly timeoutMs: number;
   /** Parsed `WEBHOOK_ALLOW_PRIVATE_CIDRS`; empty by default. */
   readonly allowPrivateCidrs?: PrivateCidrAllowList;
+  /** The CAs an HTTPS receiver's certificate is checked against; Node's bundled CAs when left out. */
+  readonly secureContext?: SecureContext;
   /** For tests: the DNS resolver the guarded lookup uses (the system resolver by default). */
   readonly resolver?: HostResolver;
 }
@@ -133,6 +136,7 @@ function attempt(url: URL, request: WebhookRequest): Promise<Verdict> {
       method: 'POST',
       headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body, 'utf8')) },
       agent: false,
+      ...(request.secureContext ? { secureContext: request.secureContext } : {}),
       lookup: createGuardedLookup({
         allowPrivateCidrs: request.allowPrivateCidrs,
         ...(request.resolver ? { lookup: request.resolver } : {}),

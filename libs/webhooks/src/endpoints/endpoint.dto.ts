@@ -41,7 +41,7 @@ export const UpdateEndpointBody = Type.Object(
     enabled: Type.Optional(
       Type.Boolean({
         description:
-          'false disables the endpoint (status `disabled`, disabledReason `disabled_by_user`). true enables it again, also after a 410 (status `enabled`, disabledReason null, consecutiveFailures 0).',
+          'false disables the endpoint (status `disabled`, disabledReason `disabled_by_user`): its queued messages are dropped at their next attempt. true enables it again, also after a 410 (status `enabled`, disabledReason null, consecutiveFailures 0); dropped messages are not sent again.',
       }),
     ),
   },
@@ -80,7 +80,11 @@ const endpointFields = {
   disabledReason: Type.Union([Type.String(), Type.Null()], {
     description: '`disabled_by_user` (PATCH) or `gone_410` (the endpoint answered 410); null when enabled.',
   }),
-  consecutiveFailures: Type.Integer({ minimum: 0, description: 'Consecutive failed deliveries.' }),
+  consecutiveFailures: Type.Integer({
+    minimum: 0,
+    description:
+      'Consecutive failed deliveries (a 410 aside): reset by a 2xx and by re-enabling. Never disables the endpoint by itself.',
+  }),
   createdAt: Type.String({ format: 'date-time' }),
 };
 

@@ -43,6 +43,11 @@ export interface WebhookEndpoint {
   readonly updatedAt: Date;
 }
 
+/** True while an endpoint receives messages: enabled, and not disabled by a 410 or through PATCH. */
+export function endpointIsActive(endpoint: Pick<WebhookEndpoint, 'enabled' | 'status'>): boolean {
+  return endpoint.enabled && endpoint.status !== 'disabled';
+}
+
 /**
  * The secrets a delivery attempt at `now` is signed with: the current one, then the previous one while its
  * rotation grace period lasts (spec, Events, item 6: the header carries one signature per secret).

@@ -38,6 +38,10 @@ const id = {
   description: 'Endpoint id (`whe_...`).',
 };
 
+/** How deliveries to an endpoint go: the spec leaves the body version, schedule and URL lifetime to us. */
+const DELIVERIES =
+  'Deliveries (Standard Webhooks): one POST per terminal task event the endpoint subscribes to, body `{"id":"msg_...","type","created","api_version":"2026-11-01","data":{"object":<task record>}}`, built once when the event is queued (asset URLs signed then, valid 24 hours) and resent byte for byte; headers `webhook-id`, `webhook-timestamp`, `webhook-signature` (`v1,<base64 HMAC-SHA256>` per active secret), `User-Agent: Service-Webhook/2`. Any 2xx acknowledges and resets consecutiveFailures; 410 disables the endpoint (`gone_410`) and drops its queued messages; any other failure counts up consecutiveFailures and is retried on WEBHOOK_RETRY_SCHEDULE, the schedule of task callbacks (default 10 s, 30 s, 2 min, 10 min, 30 min, 2 h, 6 h: eight attempts in all). No automatic disabling otherwise.';
+
 /** The account-level webhook endpoint routes (console session credential). */
 export const endpointsOpenApi: OpenApiFragment = {
   paths: {
@@ -46,7 +50,8 @@ export const endpointsOpenApi: OpenApiFragment = {
         body: CreateEndpointBody,
         errors: [400, 401, 409, 413, 500],
         description:
-          'At most 16 endpoints per account: the 17th is 409. The URL is checked now and again at every delivery against the resolved address.',
+          'At most 16 endpoints per account: the 17th is 409. The URL is checked now and again at every delivery against the resolved address. ' +
+          DELIVERIES,
       }),
       get: op("List the account's webhook endpoints (never their secrets).", EndpointListResult, {
         errors: [400, 401, 500],
@@ -62,7 +67,7 @@ export const endpointsOpenApi: OpenApiFragment = {
       patch: op('Change a webhook endpoint, for example `enabled: false`.', EndpointResult, {
         body: UpdateEndpointBody,
         description:
-          'The specification does not show the effects of re-enabling (Events, item 9). Ours: `enabled: true` clears the status whatever disabled the endpoint (also `gone_410`): status `enabled`, disabledReason null, consecutiveFailures 0.',
+          'The specification does not show the effects of re-enabling (Events, item 9). Ours: `enabled: true` clears the status whatever disabled the endpoint (also `gone_410`): status `enabled`, disabledReason null, consecutiveFailures 0. Messages dropped while it was disabled are not sent again (an operator can redeliver one through the admin API); events from then on are delivered. A changed `url` applies from the next attempt, also of messages being retried.',
       }),
     },
     '/console/v1/webhook-endpoints/{id}/rotate-secret': {

@@ -32,6 +32,7 @@ export {
   ENDPOINT_LIMIT_MESSAGE,
   MAX_ENDPOINTS_PER_ACCOUNT,
   MAX_GRACE_PERIOD_SECONDS,
+  endpointIsActive,
   secretsForSigning,
   type EndpointStatus,
   type WebhookEndpoint,

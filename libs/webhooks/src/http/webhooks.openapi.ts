@@ -1,57 +1,33 @@
 import { envelopeResponse, errorResponses, type OpenApiFragment } from '@gen/edge';
 import { Type } from '@sinclair/typebox';
+import { AttemptResult, DeliveryResult, MessageResult } from './delivery.dto';
 
-const DeliveryView = {
-  deliveryId: Type.String({ pattern: '^whd_', description: 'Also the `request_id` of version 2 bodies.' }),
-  taskId: Type.String({ pattern: '^job_' }),
-  accountId: Type.String({ pattern: '^acc_' }),
-  url: Type.String(),
-  payloadVersion: Type.Union([Type.Literal(1), Type.Literal(2)]),
-  state: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
-  attempts: Type.Integer({ minimum: 0 }),
-  nextAttemptAt: Type.Optional(Type.String({ format: 'date-time' })),
-  lastOutcome: Type.Optional(
-    Type.String({
-      description:
-        'delivered, redirect, status, timeout, connection, blocked_address, invalid_url or no_secret.',
-    }),
-  ),
-  createdAt: Type.String({ format: 'date-time' }),
-  deliveredAt: Type.Optional(Type.String({ format: 'date-time' })),
-};
-
-const Attempt = Type.Object(
-  {
-    n: Type.Integer({ minimum: 1 }),
-    attemptedAt: Type.String({ format: 'date-time' }),
-    outcome: Type.String(),
-    status: Type.Optional(Type.Integer()),
-    durationMs: Type.Integer({ minimum: 0 }),
-  },
-  { additionalProperties: false },
-);
+const withAttempts = (result: typeof DeliveryResult | typeof MessageResult) =>
+  Type.Object(
+    { ...result.properties, attemptLog: Type.Array(AttemptResult) },
+    { additionalProperties: false },
+  );
 
 export const webhooksOpenApi: OpenApiFragment = {
   paths: {
     '/admin/v1/webhook-deliveries': {
       get: {
         tags: ['admin'],
-        summary: 'The callback delivery of a task, with every attempt.',
+        summary:
+          'What was sent about a task: its callback delivery and its endpoint messages, with every attempt.',
+        description:
+          'Callback deliveries and endpoint messages share the retry schedule WEBHOOK_RETRY_SCHEDULE (default 10 s, 30 s, 2 min, 10 min, 30 min, 2 h, 6 h between attempts: eight attempts in all).',
         security: [{ adminToken: [] }],
         parameters: [
           { name: 'taskId', in: 'query', required: true, schema: { type: 'string', minLength: 1 } },
         ],
         responses: {
           ...envelopeResponse(
-            'Deliveries (at most one per task).',
+            'The callback delivery (at most one per task) and the endpoint messages (one per endpoint).',
             Type.Object(
               {
-                items: Type.Array(
-                  Type.Object(
-                    { ...DeliveryView, attemptLog: Type.Array(Attempt) },
-                    { additionalProperties: false },
-                  ),
-                ),
+                items: Type.Array(withAttempts(DeliveryResult)),
+                messages: Type.Array(withAttempts(MessageResult)),
               },
               { additionalProperties: false },
             ),
@@ -61,16 +37,25 @@ export const webhooksOpenApi: OpenApiFragment = {
       },
     },
     '/admin/v1/webhook-deliveries/{deliveryId}/redeliver': {
-      parameters: [{ name: 'deliveryId', in: 'path', required: true, schema: { type: 'string' } }],
+      parameters: [
+        {
+          name: 'deliveryId',
+          in: 'path',
+          required: true,
+          schema: { type: 'string' },
+          description: 'A callback delivery id (`whd_`) or an endpoint message id (`msg_`).',
+        },
+      ],
       post: {
         tags: ['admin'],
-        summary:
-          'Send a callback again now: the same delivery id and record, fresh URLs, timestamp and signature.',
+        summary: 'Send a callback or an endpoint message again now, whatever its state, under the same id.',
+        description:
+          'A callback keeps its delivery id and record (fresh URLs, timestamp and signature). An endpoint message resends its stored body with the same `webhook-id`, to the current URL of the endpoint, with a fresh timestamp and signatures; while the endpoint is disabled it is dropped again unsent.',
         security: [{ adminToken: [] }],
         responses: {
           ...envelopeResponse(
-            'The delivery, due now.',
-            Type.Object(DeliveryView, { additionalProperties: false }),
+            'The delivery or message, due now.',
+            Type.Union([DeliveryResult, MessageResult]),
           ),
           ...errorResponses([401, 404, 500]),
         },

@@ -16,7 +16,10 @@ import { APP_CONFIG, CLOCK, newId, type AppConfig, type Clock, type Logger } fro
 import { EVENT_BUS, type EventBus, type Subscription } from '@gen/messaging';
 import { LOGGER } from '@gen/platform';
 import { DeliveryRepository } from '../persistence/delivery.repository';
+import { MessageRepository } from '../persistence/message.repository';
 import { DeliverCallbackUseCase } from '../use-cases/deliver-callback.use-case';
+import { DeliverEndpointMessageUseCase } from '../use-cases/deliver-endpoint-message.use-case';
+import { QueueEndpointMessagesUseCase } from '../use-cases/queue-endpoint-messages.use-case';
 
 /** How often due deliveries are looked for (a new one is sent at once in the process that queued it). */
 export const DELIVERY_POLL_MS = 250;
@@ -27,12 +30,14 @@ const BATCH = 50;
 const TERMINAL: readonly string[] = [TaskEventType.succeeded, TaskEventType.failed, TaskEventType.expired];
 
 /**
- * Queues one callback per task that reached a terminal state with a `callBackUrl` (consumer group `webhooks`
- * on task.lifecycle), and sends due deliveries: several replicas share the work through leases, and every
- * attempt and schedule is in the database, so a restart of any process loses nothing.
+ * Queues the webhooks of a task that reached a terminal state (consumer group `webhooks` on task.lifecycle):
+ * its callback when it has a `callBackUrl`, and one message per matching account-level endpoint; both are
+ * idempotent, so a redelivered event queues nothing twice. Sends due callbacks and messages: several replicas
+ * share the work through leases, and every attempt and schedule is in the database, so a restart of any
+ * process loses nothing.
  */
 @Injectable()
-export class CallbackDeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private subscription: Subscription | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> = Promise.resolve();
@@ -44,7 +49,10 @@ export class CallbackDeliveryWorker implements OnApplicationBootstrap, BeforeApp
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
     private readonly deliveries: DeliveryRepository,
-    private readonly deliver: DeliverCallbackUseCase,
+    private readonly messages: MessageRepository,
+    private readonly deliverCallback: DeliverCallbackUseCase,
+    private readonly queueMessages: QueueEndpointMessagesUseCase,
+    private readonly deliverMessage: DeliverEndpointMessageUseCase,
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null,
   ) {
     this.payloadVersion = config.WEBHOOK_PAYLOAD_VERSION === '1' ? 1 : 2;
@@ -59,18 +67,24 @@ export class CallbackDeliveryWorker implements OnApplicationBootstrap, BeforeApp
 
   private async queue(event: EventEnvelope): Promise<void> {
     if (!TERMINAL.includes(event.type)) return;
-    const payload = event.payload as TaskTerminalPayload;
-    if (!payload.callbackUrl || !payload.record) return;
-    const queued = await this.deliveries.enqueue({
-      id: newId(IdPrefix.webhookDelivery),
-      taskId: payload.taskId,
-      accountId: payload.accountId,
-      url: payload.callbackUrl,
-      payloadVersion: this.payloadVersion,
-      record: payload.record,
-      now: this.clock.now(),
-    });
-    if (queued) this.tick();
+    const terminal = event as EventEnvelope<TaskTerminalPayload>;
+    const { payload } = terminal;
+    if (!payload.record) return;
+    const [callback, messages] = await Promise.all([
+      payload.callbackUrl
+        ? this.deliveries.enqueue({
+            id: newId(IdPrefix.webhookDelivery),
+            taskId: payload.taskId,
+            accountId: payload.accountId,
+            url: payload.callbackUrl,
+            payloadVersion: this.payloadVersion,
+            record: payload.record,
+            now: this.clock.now(),
+          })
+        : false,
+      this.queueMessages.execute(terminal),
+    ]);
+    if (callback || messages > 0) this.tick();
   }
 
   /** Runs one pass unless one is running; passes never overlap. */
@@ -82,12 +96,19 @@ export class CallbackDeliveryWorker implements OnApplicationBootstrap, BeforeApp
   private async pass(): Promise<void> {
     if (this.stopped) return;
     try {
-      const due = await this.deliveries.claimDue(this.clock.now(), LEASE_MS, BATCH);
-      await Promise.all(due.map((delivery) => this.deliver.attempt(delivery)));
+      const now = this.clock.now();
+      const [callbacks, messages] = await Promise.all([
+        this.deliveries.claimDue(now, LEASE_MS, BATCH),
+        this.messages.claimDue(now, LEASE_MS, BATCH),
+      ]);
+      await Promise.all([
+        ...callbacks.map((delivery) => this.deliverCallback.attempt(delivery)),
+        ...messages.map((message) => this.deliverMessage.attempt(message)),
+      ]);
       // A full batch: more may be due; look again at once rather than at the next tick.
-      if (due.length === BATCH) this.tick();
+      if (callbacks.length === BATCH || messages.length === BATCH) this.tick();
     } catch (error) {
-      this.logger?.warn({ err: error }, 'callback delivery pass failed; trying again shortly');
+      this.logger?.warn({ err: error }, 'webhook delivery pass failed; trying again shortly');
     }
   }
 

@@ -1,0 +1,130 @@
+import { rowDate, type Database } from '@gen/persistence';
+
+/**
+ * The tables of one kind of outbound delivery (task callbacks, endpoint messages): a row per delivery with
+ * its state and next attempt time (`state`, `attempts`, `next_attempt_at`, `last_attempt_at`, `last_outcome`,
+ * `delivered_at`), and a row per attempt keyed by the delivery's id and the attempt number.
+ */
+export interface OutboundTables {
+  /** The delivery rows, e.g. `"webhooks"."deliveries"`. */
+  readonly rows: string;
+  /** Their attempts, e.g. `"webhooks"."attempts"`. */
+  readonly attempts: string;
+  /** The column of `attempts` that holds the delivery id, e.g. `"delivery_id"`. */
+  readonly ref: string;
+  /** The columns `rowOf` reads. */
+  readonly columns: string;
+}
+
+/** One attempt and the delivery's next step. `nextAttemptAt` null: no further automatic attempt. */
+export interface AttemptRecord {
+  readonly id: string;
+  readonly n: number;
+  readonly at: Date;
+  readonly outcome: string;
+  readonly status?: number;
+  readonly detail?: string;
+  readonly durationMs: number;
+  readonly delivered: boolean;
+  readonly nextAttemptAt: Date | null;
+}
+
+export interface AttemptLogEntry {
+  readonly n: number;
+  readonly attemptedAt: Date;
+  readonly outcome: string;
+  readonly status: number | null;
+  readonly durationMs: number;
+}
+
+/**
+ * What the two delivery kinds share: leased claims of due rows, one statement per attempt, the attempt log
+ * and manual redelivery (each kind's repository extends it). The schedule lives in the rows, so a restart loses nothing, and a claim leases the
+ * rows (`FOR UPDATE SKIP LOCKED`), so replicas never send one delivery twice at once.
+ */
+export class OutboundQueue<Row> {
+  constructor(
+    protected readonly db: Database,
+    private readonly tables: OutboundTables,
+    private readonly rowOf: (raw: Record<string, unknown>) => Row,
+  ) {}
+
+  /**
+   * Claims up to `limit` due deliveries: their next attempt moves `leaseMs` ahead, so another replica (or this
+   * one) does not take them again while they are being sent; the attempt's result replaces it.
+   */
+  async claimDue(now: Date, leaseMs: number, limit: number): Promise<Row[]> {
+    const { rows, columns } = this.tables;
+    const claimed = await this.db.query(
+      `UPDATE ${rows} SET "next_attempt_at" = $2
+       WHERE "id" IN (
+         SELECT "id" FROM ${rows}
+         WHERE "state" = 'pending' AND "next_attempt_at" <= $1
+         ORDER BY "next_attempt_at" LIMIT $3 FOR UPDATE SKIP LOCKED
+       )
+       RETURNING ${columns}`,
+      [now, new Date(now.getTime() + leaseMs), limit],
+    );
+    return claimed.map(this.rowOf);
+  }
+
+  /**
+   * Records an attempt and the delivery's new state in one statement. `also` adds data-modifying CTEs to the
+   * same statement (its parameters follow the nine of the attempt, from `$10`). A delivery dropped meanwhile
+   * stays dropped unless this attempt delivered it.
+   */
+  async recordAttempt(attempt: AttemptRecord, also?: { ctes: string; params: unknown[] }): Promise<void> {
+    const { rows, attempts, ref } = this.tables;
+    await this.db.query(
+      `WITH "attempt" AS (
+         INSERT INTO ${attempts} (${ref}, "n", "attempted_at", "outcome", "status", "detail", "duration_ms")
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+       )${also ? `, ${also.ctes}` : ''}
+       UPDATE ${rows} SET
+         "attempts" = $2, "last_attempt_at" = $3, "last_outcome" = $4,
+         "state" = CASE WHEN $8 THEN 'delivered' WHEN "state" = 'dropped' THEN 'dropped'
+                        WHEN $9::timestamptz IS NULL THEN 'failed' ELSE 'pending' END,
+         "next_attempt_at" = CASE WHEN "state" = 'dropped' THEN NULL ELSE $9::timestamptz END,
+         "delivered_at" = CASE WHEN $8 THEN $3 ELSE "delivered_at" END
+       WHERE "id" = $1`,
+      [
+        attempt.id,
+        attempt.n,
+        attempt.at,
+        attempt.outcome,
+        attempt.status ?? null,
+        attempt.detail ?? null,
+        attempt.durationMs,
+        attempt.delivered,
+        attempt.nextAttemptAt,
+        ...(also?.params ?? []),
+      ],
+    );
+  }
+
+  async attemptsOf(id: string): Promise<AttemptLogEntry[]> {
+    const { attempts, ref } = this.tables;
+    const rows = await this.db.query<Record<string, unknown>>(
+      `SELECT "n", "attempted_at", "outcome", "status", "duration_ms" FROM ${attempts}
+       WHERE ${ref} = $1 ORDER BY "n"`,
+      [id],
+    );
+    return rows.map((r) => ({
+      n: Number(r['n']),
+      attemptedAt: rowDate(r['attempted_at']),
+      outcome: r['outcome'] as string,
+      status: r['status'] === null ? null : Number(r['status']),
+      durationMs: Number(r['duration_ms']),
+    }));
+  }
+
+  /** Manual redelivery: the same delivery (same id, same content) is due again now, whatever its state. */
+  async redeliver(id: string, now: Date): Promise<Row | null> {
+    const { rows, columns } = this.tables;
+    const updated = await this.db.query(
+      `UPDATE ${rows} SET "state" = 'pending', "next_attempt_at" = $2 WHERE "id" = $1 RETURNING ${columns}`,
+      [id, now],
+    );
+    return updated[0] ? this.rowOf(updated[0]) : null;
+  }
+}
