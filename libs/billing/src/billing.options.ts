@@ -4,7 +4,7 @@ export interface BillingOptions {
   readonly reserveTtlMs: number;
   /** How often the sweeper looks for expired reserves. */
   readonly sweepIntervalMs: number;
-  /** How often the outbox relay polls billing's outbox for unpublished events. */
+  /** The outbox relay's safety-net poll; new rows wake it at once through NOTIFY `outbox_billing`. */
   readonly relayPollMs: number;
   /**
    * Whether this process runs billing's background work: the sweeper, the task-lifecycle consumer and the
@@ -16,7 +16,7 @@ export interface BillingOptions {
 export const DEFAULT_BILLING_OPTIONS: BillingOptions = {
   reserveTtlMs: 5 * 60_000,
   sweepIntervalMs: 1000,
-  relayPollMs: 50,
+  relayPollMs: 1000,
   workers: true,
 };
 

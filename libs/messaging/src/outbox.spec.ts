@@ -9,7 +9,9 @@ import {
 } from '@gen/testing';
 import type { EventBus } from './event-bus';
 import { InProcessEventBus } from './in-process-event-bus';
-import { appendToOutbox, handleOnce, OutboxRelay, outboxMigrationSql } from './outbox';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { appendToOutbox, handleOnce, OutboxRelay, outboxMigrationSql, outboxNotifySql } from './outbox';
 import { OutboxSignal } from './outbox-signal';
 
 const SCHEMA = 'outbox_test';
@@ -164,6 +166,24 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
     await bus.close();
   });
 
+  it('is woken by the NOTIFY of the outbox trigger when a row is committed, without poll or signal', async () => {
+    await database.exec(outboxNotifySql(SCHEMA));
+    const bus = new InProcessEventBus();
+    const seen: string[] = [];
+    await bus.subscribe('items', 'g', async (e) => void seen.push(e.id));
+    const relay = new OutboxRelay(database, bus, { schema: SCHEMA, pollMs: 60_000 });
+    relay.start();
+    await new Promise((r) => setTimeout(r, 300)); // the first (empty) drain is done; listening is up
+    const started = Date.now();
+    await createItem('w1', [event('w', 1)]);
+    const deadline = Date.now() + 5000;
+    while (seen.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    expect(seen).toEqual(['evt_w_1']);
+    expect(Date.now() - started).toBeLessThan(2000);
+    await relay.stop();
+    await bus.close();
+  });
+
   it('lets one of two relays publish at a time, and the other take over when it stops', async () => {
     const bus = new InProcessEventBus();
     const seen: string[] = [];
@@ -196,5 +216,24 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
     // Each event exactly once, in order, although both relays ran side by side.
     expect(seen).toEqual(Array.from({ length: 30 }, (_, i) => `evt_q_${i}`));
     expect(publishedBy.slice(before).every((name) => name === 'b')).toBe(true);
+  });
+});
+
+describe('service outboxes', () => {
+  it.each(['tasks', 'billing'])('%s has the trigger that wakes its relay', (schema) => {
+    const sql = readFileSync(
+      join(
+        __dirname,
+        '..',
+        '..',
+        schema,
+        'prisma',
+        'migrations',
+        '20261125000000_outbox_notify',
+        'migration.sql',
+      ),
+      'utf8',
+    );
+    expect(sql).toContain(outboxNotifySql(schema));
   });
 });

@@ -1,5 +1,5 @@
 import type { EventEnvelope } from '@gen/contracts';
-import type { Database, SqlTransaction } from '@gen/persistence';
+import type { Database, Listening, SqlTransaction } from '@gen/persistence';
 import type { EventBus } from './event-bus';
 import type { OutboxSignal } from './outbox-signal';
 
@@ -84,9 +84,36 @@ export async function handleOnce(
   return true;
 }
 
+/** The notification channel of a schema's outbox. */
+export function outboxChannel(schema: string): string {
+  return `outbox_${schema}`;
+}
+
+/**
+ * The SQL (for a service's migration) that makes every statement inserting into `<schema>.outbox` send
+ * NOTIFY `outbox_<schema>` at commit, waking the relay wherever it runs. One notification per statement, and
+ * PostgreSQL folds identical ones of a transaction into one.
+ */
+export function outboxNotifySql(schema: string): string {
+  return `CREATE OR REPLACE FUNCTION "${schema}"."outbox_notify"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('${outboxChannel(schema)}', '');
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER "outbox_notify" AFTER INSERT ON "${schema}"."outbox"
+  FOR EACH STATEMENT EXECUTE FUNCTION "${schema}"."outbox_notify"();
+`;
+}
+
 export interface OutboxRelayOptions {
   readonly schema: string;
   readonly batchSize?: number;
+  /**
+   * The safety-net poll while idle; default 1000. New rows normally wake the relay at once: a trigger on the
+   * outbox table sends NOTIFY `outbox_<schema>` (see `outboxNotifySql`), which the relay listens to.
+   */
   readonly pollMs?: number;
   /** How long a running relay keeps its lock before giving another relay a chance; default 1000. */
   readonly leaseMs?: number;
@@ -105,6 +132,7 @@ export class OutboxRelay {
   private stopped = false;
   private wake: (() => void) | undefined;
   private nudged = false;
+  private listening: Listening | undefined;
 
   constructor(
     private readonly database: Database,
@@ -165,6 +193,7 @@ export class OutboxRelay {
    * drain makes the relay look again right after it. Rows written by other processes wait for the poll.
    */
   nudge(): void {
+    if (this.stopped) return;
     if (this.wake) this.wake();
     else this.nudged = true;
   }
@@ -177,8 +206,9 @@ export class OutboxRelay {
    */
   start(): void {
     this.options.signal?.listen(() => this.nudge());
+    this.listening = this.database.listen(outboxChannel(this.options.schema), () => this.nudge());
     const batchSize = this.options.batchSize ?? 500;
-    const pollMs = this.options.pollMs ?? 50;
+    const pollMs = this.options.pollMs ?? 1000;
     const leaseMs = this.options.leaseMs ?? 1000;
     const lease = async (db: Pick<Database, 'query'>): Promise<void> => {
       const until = Date.now() + leaseMs;
@@ -202,6 +232,7 @@ export class OutboxRelay {
     this.options.signal?.listen(undefined);
     this.stopped = true;
     this.wake?.();
+    await this.listening?.stop();
     await this.running;
   }
 }

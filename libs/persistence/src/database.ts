@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Pool } from 'pg';
+import { Client, Pool } from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,10 +27,80 @@ export interface Database {
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T>;
   prismaAdapter(): PrismaAdapter;
+  /**
+   * Calls `onNotify` on every NOTIFY of `channel` once the notifying transaction has committed, whichever
+   * process committed it; and once more whenever a lost listening connection is back, since notifications
+   * may have been missed meanwhile. Returns at once; listening starts in the background and retries every
+   * second while the database is unreachable.
+   */
+  listen(channel: string, onNotify: () => void): Listening;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 export const DATABASE = Symbol('Database');
+
+/** A `Database.listen` in progress. */
+export interface Listening {
+  stop(): Promise<void>;
+}
+
+/** Channel names are ours (e.g. `outbox_tasks`); anything else is refused rather than quoted. */
+function assertChannel(channel: string): void {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`invalid notification channel ${channel}`);
+}
+
+const RELISTEN_MS = 1000;
+
+/** LISTEN on a connection of its own (a pooled one would be handed to other work), reconnecting when lost. */
+function listenPostgres(connectionString: string, channel: string, onNotify: () => void): Listening {
+  assertChannel(channel);
+  let stopped = false;
+  let client: Client | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let connecting: Promise<void> = Promise.resolve();
+  const retry = (): void => {
+    if (stopped || timer) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      connecting = connect(true);
+    }, RELISTEN_MS);
+    timer.unref();
+  };
+  const connect = async (again: boolean): Promise<void> => {
+    const next = new Client({ connectionString });
+    next.on('error', () => undefined);
+    next.on('notification', (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    next.on('end', () => {
+      if (client === next) client = undefined;
+      retry();
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${channel}`);
+    } catch {
+      await next.end().catch(() => undefined);
+      retry();
+      return;
+    }
+    if (stopped) {
+      await next.end().catch(() => undefined);
+      return;
+    }
+    client = next;
+    if (again) onNotify();
+  };
+  connecting = connect(false);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await connecting;
+      await client?.end().catch(() => undefined);
+    },
+  };
+}
 
 export interface DatabaseOptions {
   readonly databaseUrl?: string;
@@ -86,6 +156,7 @@ function openPostgres(connectionString: string): Database {
       }
     },
     prismaAdapter: () => new PrismaPg(pool),
+    listen: (channel, onNotify) => listenPostgres(connectionString, channel, onNotify),
     async ping() {
       await pool.query('SELECT 1');
     },
@@ -121,6 +192,14 @@ async function openPglite(dir: string): Promise<Database> {
         work({ query: async (sql, params) => (await tx.query(sql, params)).rows as never[] }),
       ),
     prismaAdapter: () => new PrismaPGlite(db),
+    listen(channel, onNotify) {
+      assertChannel(channel);
+      // PGlite lives in this process only: its notifications come from this process's commits.
+      const unlisten = db.listen(channel, () => onNotify());
+      return {
+        stop: () => unlisten.then((off) => off()).catch(() => undefined),
+      };
+    },
     async ping() {
       await db.query('SELECT 1');
     },

@@ -56,7 +56,7 @@ export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplication
   async onApplicationBootstrap(): Promise<void> {
     this.relay = new OutboxRelay(this.database, this.bus, {
       schema: TASKS_SCHEMA,
-      pollMs: 50,
+
       signal: this.outboxSignal,
     });
     this.relay.start();
