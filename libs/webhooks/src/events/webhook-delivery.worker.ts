@@ -21,8 +21,11 @@ import { DeliverCallbackUseCase } from '../use-cases/deliver-callback.use-case';
 import { DeliverEndpointMessageUseCase } from '../use-cases/deliver-endpoint-message.use-case';
 import { QueueEndpointMessagesUseCase } from '../use-cases/queue-endpoint-messages.use-case';
 
-/** How often due deliveries are looked for (a new one is sent at once in the process that queued it). */
-export const DELIVERY_POLL_MS = 250;
+/**
+ * How often due deliveries are looked for: retries are at least 10 s apart by default, and a new delivery is
+ * sent at once in the process that queued it.
+ */
+export const DELIVERY_POLL_MS = 1000;
 /** A claimed delivery is not claimed again for this long: longer than an attempt can take. */
 const LEASE_MS = 60_000;
 const BATCH = 50;
