@@ -1,12 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { Topics, type EventEnvelope } from '@gen/contracts';
 import { EVENT_BUS, type EventBus } from '@gen/messaging';
-import { OpenApiCheck } from '@gen/testing';
+import { OpenApiCheck, selfSignedCertificate, type TestCertificate } from '@gen/testing';
 import { startEmbedded, type Embedded } from './testing/embedded-harness';
 
 type Json = Record<string, unknown>;
@@ -29,33 +28,9 @@ interface Receiver {
  * The receivers' TLS: one self-signed certificate for every address of 127.0.0.0/24 (IP SANs), made with
  * openssl at test time; the service trusts it through WEBHOOK_CA_FILE.
  */
-function makeCertificate(dir: string): { key: string; cert: string; file: string } {
-  const addresses = Array.from({ length: 254 }, (_, i) => `IP:127.0.0.${i + 1}`).join(',');
-  const file = join(dir, 'receivers.pem');
-  execFileSync(
-    '/usr/bin/openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-days',
-      '1',
-      '-keyout',
-      join(dir, 'receivers.key'),
-      '-out',
-      file,
-      '-subj',
-      '/CN=webhook receivers',
-      '-addext',
-      `subjectAltName=${addresses}`,
-    ],
-    { stdio: 'ignore' },
-  );
-  return { key: readFileSync(join(dir, 'receivers.key'), 'utf8'), cert: readFileSync(file, 'utf8'), file };
+function makeCertificate(dir: string): TestCertificate {
+  const addresses = Array.from({ length: 254 }, (_, i) => `IP:127.0.0.${i + 1}`);
+  return selfSignedCertificate(dir, 'webhook receivers', addresses);
 }
 
 let tls: { key: string; cert: string; file: string };

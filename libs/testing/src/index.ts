@@ -4,3 +4,4 @@ export * from './pglite-template';
 export * from './openapi-check';
 export * from './prisma-schema-engine';
 export * from './fixtures';
+export * from './tls';

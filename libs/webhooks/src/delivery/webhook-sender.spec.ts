@@ -1,40 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '@gen/core';
+import { selfSignedCertificate, type TestCertificate } from '@gen/testing';
 import { deliveryTrust, WebhookSender } from './webhook-sender';
 
 /** A self-signed certificate for 127.0.0.1 (IP SAN), made with openssl in a temporary folder. */
-function certificate(dir: string): { key: string; cert: string; file: string } {
-  const file = join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-days',
-      '1',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      file,
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(file, 'utf8'), file };
-}
+const certificate = (dir: string): TestCertificate =>
+  selfSignedCertificate(dir, '127.0.0.1', ['IP:127.0.0.1']);
 
 describe('WebhookSender', () => {
   let dir: string;
