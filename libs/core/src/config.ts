@@ -130,7 +130,7 @@ export const ConfigSchema = Type.Object(
       pattern: '^\\d{1,6}(,\\d{1,6}){0,19}$',
       default: '10,30,120,600,1800,7200,21600',
       description:
-        'Seconds between attempts of callback deliveries (after the first); one more attempt than entries.',
+        'Seconds between attempts of callback deliveries and endpoint messages (after the first); one more attempt than entries.',
     }),
     WEBHOOK_CA_FILE: Type.Optional(
       Type.String({
