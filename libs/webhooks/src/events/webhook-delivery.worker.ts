@@ -105,7 +105,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
         this.messages.claimDue(now, LEASE_MS, BATCH),
       ]);
       await Promise.all([
-        ...callbacks.map((delivery) => this.deliverCallback.attempt(delivery)),
+        this.deliverCallback.attemptAll(callbacks),
         ...messages.map((message) => this.deliverMessage.attempt(message)),
       ]);
       // A full batch: more may be due; look again at once rather than at the next tick.

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ACCOUNT_DIRECTORY, type AccountDirectory } from '@gen/contracts';
+import { ACCOUNT_DIRECTORY, type AccountDirectory, type CallbackSettings } from '@gen/contracts';
 import { CLOCK, type Clock } from '@gen/core';
 import { OBJECT_STORAGE, type ObjectStorage } from '@gen/storage';
 import { attemptRecord, unsendable, type AttemptOutcome } from '../delivery/attempt-outcome';
@@ -27,10 +27,31 @@ export class DeliverCallbackUseCase {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async attempt(delivery: DeliveryRow): Promise<AttemptOutcome> {
+  /**
+   * Attempts a claimed batch side by side, reading each account's settings once for the batch: a rotation
+   * still applies to the next batch at once, and a batch of one account costs one read instead of one each.
+   */
+  attemptAll(deliveries: readonly DeliveryRow[]): Promise<AttemptOutcome[]> {
+    const settings = new Map<string, Promise<CallbackSettings | null>>();
+    const settingsOf = (accountId: string): Promise<CallbackSettings | null> => {
+      let read = settings.get(accountId);
+      if (!read) {
+        read = this.accounts.callbackSettings(accountId);
+        settings.set(accountId, read);
+      }
+      return read;
+    };
+    return Promise.all(deliveries.map((delivery) => this.attempt(delivery, settingsOf)));
+  }
+
+  async attempt(
+    delivery: DeliveryRow,
+    settingsOf: (accountId: string) => Promise<CallbackSettings | null> = (accountId) =>
+      this.accounts.callbackSettings(accountId),
+  ): Promise<AttemptOutcome> {
     const n = delivery.attempts + 1;
     const at = this.clock.now();
-    const settings = await this.accounts.callbackSettings(delivery.accountId);
+    const settings = await settingsOf(delivery.accountId);
     const outcome: AttemptOutcome = settings?.signingSecret
       ? await this.send(delivery, settings.signingSecret, settings.language, at).catch(unsendable)
       : { ok: false, reason: 'no_secret', detail: 'the account has no signing secret', durationMs: 0 };
