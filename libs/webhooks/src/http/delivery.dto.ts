@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { DeliveryRow } from '../persistence/delivery.repository';
 import type { MessageRow } from '../persistence/message.repository';
-import type { AttemptLogEntry } from '../persistence/outbound-queue';
+import type { AttemptLogEntry, OutboundProgress } from '../persistence/outbound-queue';
 
 const outcomes =
   'delivered, redirect, status, timeout, connection, blocked_address, invalid_url, unsendable or no_secret (callbacks only).';
@@ -15,12 +15,7 @@ const progressFields = (outcomeDescription: string) => ({
   deliveredAt: Type.Optional(Type.String({ format: 'date-time' })),
 });
 
-type Progress = Pick<
-  DeliveryRow | MessageRow,
-  'state' | 'attempts' | 'nextAttemptAt' | 'lastOutcome' | 'createdAt' | 'deliveredAt'
->;
-
-const progressView = <P extends Progress>(row: P) => ({
+const progressView = (row: OutboundProgress<string>) => ({
   state: row.state,
   attempts: row.attempts,
   ...(row.nextAttemptAt && row.state === 'pending' ? { nextAttemptAt: row.nextAttemptAt.toISOString() } : {}),

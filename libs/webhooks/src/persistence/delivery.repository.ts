@@ -1,26 +1,25 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DATABASE, rowDate, rowJson, rowOptionalDate, type Database } from '@gen/persistence';
-import { OutboundQueue, type OutboundTables } from './outbound-queue';
+import { DATABASE, rowJson, type Database } from '@gen/persistence';
+import {
+  OutboundQueue,
+  PROGRESS_COLUMNS,
+  progressOfRow,
+  type OutboundProgress,
+  type OutboundTables,
+} from './outbound-queue';
 import { WebhooksPrisma } from './webhooks-prisma';
 
 /** One task callback delivery: its target, the record it carries, and where its attempts stand. */
-export interface DeliveryRow {
+export interface DeliveryRow extends OutboundProgress<'pending' | 'delivered' | 'failed'> {
   readonly id: string;
   readonly taskId: string;
   readonly accountId: string;
   readonly url: string;
   readonly payloadVersion: 1 | 2;
   readonly record: Record<string, unknown>;
-  readonly state: 'pending' | 'delivered' | 'failed';
-  readonly attempts: number;
-  readonly nextAttemptAt: Date | null;
-  readonly lastOutcome: string | null;
-  readonly createdAt: Date;
-  readonly deliveredAt: Date | null;
 }
 
-const COLUMNS = `"id", "task_id", "account_id", "url", "payload_version", "record", "state", "attempts",
-  "next_attempt_at", "last_outcome", "created_at", "delivered_at"`;
+const COLUMNS = `"id", "task_id", "account_id", "url", "payload_version", "record", ${PROGRESS_COLUMNS}`;
 
 function rowOf(raw: Record<string, unknown>): DeliveryRow {
   return {
@@ -30,12 +29,7 @@ function rowOf(raw: Record<string, unknown>): DeliveryRow {
     url: raw['url'] as string,
     payloadVersion: Number(raw['payload_version']) === 1 ? 1 : 2,
     record: rowJson<Record<string, unknown>>(raw['record'])!,
-    state: raw['state'] as DeliveryRow['state'],
-    attempts: Number(raw['attempts']),
-    nextAttemptAt: rowOptionalDate(raw['next_attempt_at']),
-    lastOutcome: (raw['last_outcome'] as string | null) ?? null,
-    createdAt: rowDate(raw['created_at']),
-    deliveredAt: rowOptionalDate(raw['delivered_at']),
+    ...progressOfRow<DeliveryRow['state']>(raw),
   };
 }
 

@@ -1,7 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DATABASE, rowDate, rowOptionalDate, type Database } from '@gen/persistence';
+import { DATABASE, type Database } from '@gen/persistence';
 import { DISABLED_GONE_410 } from '../endpoints/endpoint';
-import { OutboundQueue, type AttemptRecord, type OutboundTables } from './outbound-queue';
+import {
+  OutboundQueue,
+  PROGRESS_COLUMNS,
+  progressOfRow,
+  type AttemptRecord,
+  type OutboundProgress,
+  type OutboundTables,
+} from './outbound-queue';
 import { WebhooksPrisma } from './webhooks-prisma';
 
 /**
@@ -11,7 +18,7 @@ import { WebhooksPrisma } from './webhooks-prisma';
 export type MessageState = 'pending' | 'delivered' | 'failed' | 'dropped';
 
 /** One message to an account-level endpoint: the exact body every attempt sends, and where its attempts stand. */
-export interface MessageRow {
+export interface MessageRow extends OutboundProgress<MessageState> {
   /** `msg_`: the `webhook-id` of every attempt. */
   readonly id: string;
   readonly endpointId: string;
@@ -19,12 +26,6 @@ export interface MessageRow {
   readonly taskId: string;
   readonly eventType: string;
   readonly body: string;
-  readonly state: MessageState;
-  readonly attempts: number;
-  readonly nextAttemptAt: Date | null;
-  readonly lastOutcome: string | null;
-  readonly createdAt: Date;
-  readonly deliveredAt: Date | null;
 }
 
 export type NewMessage = Pick<
@@ -35,8 +36,7 @@ export type NewMessage = Pick<
 /** How an attempt leaves the endpoint: its failure count reset, counted up, or the endpoint disabled (410). */
 export type EndpointEffect = 'delivered' | 'failed' | 'gone';
 
-const COLUMNS = `"id", "endpoint_id", "account_id", "task_id", "event_type", "body", "state", "attempts",
-  "next_attempt_at", "last_outcome", "created_at", "delivered_at"`;
+const COLUMNS = `"id", "endpoint_id", "account_id", "task_id", "event_type", "body", ${PROGRESS_COLUMNS}`;
 
 const TABLES: OutboundTables = {
   rows: '"webhooks"."messages"',
@@ -53,12 +53,7 @@ function rowOf(raw: Record<string, unknown>): MessageRow {
     taskId: raw['task_id'] as string,
     eventType: raw['event_type'] as string,
     body: raw['body'] as string,
-    state: raw['state'] as MessageState,
-    attempts: Number(raw['attempts']),
-    nextAttemptAt: rowOptionalDate(raw['next_attempt_at']),
-    lastOutcome: (raw['last_outcome'] as string | null) ?? null,
-    createdAt: rowDate(raw['created_at']),
-    deliveredAt: rowOptionalDate(raw['delivered_at']),
+    ...progressOfRow<MessageState>(raw),
   };
 }
 

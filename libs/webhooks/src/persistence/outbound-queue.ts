@@ -1,4 +1,4 @@
-import { rowDate, type Database } from '@gen/persistence';
+import { rowDate, rowOptionalDate, type Database } from '@gen/persistence';
 
 /**
  * The tables of one kind of outbound delivery (task callbacks, endpoint messages): a row per delivery with
@@ -14,6 +14,30 @@ export interface OutboundTables {
   readonly ref: string;
   /** The columns `rowOf` reads. */
   readonly columns: string;
+}
+
+/** Where the attempts of one delivery stand: the columns every delivery kind has, besides its `state`. */
+export interface OutboundProgress<State extends string> {
+  readonly state: State;
+  readonly attempts: number;
+  readonly nextAttemptAt: Date | null;
+  readonly lastOutcome: string | null;
+  readonly createdAt: Date;
+  readonly deliveredAt: Date | null;
+}
+
+/** The columns `progressOfRow` reads, for a kind's column list. */
+export const PROGRESS_COLUMNS = `"state", "attempts", "next_attempt_at", "last_outcome", "created_at", "delivered_at"`;
+
+export function progressOfRow<State extends string>(raw: Record<string, unknown>): OutboundProgress<State> {
+  return {
+    state: raw['state'] as State,
+    attempts: Number(raw['attempts']),
+    nextAttemptAt: rowOptionalDate(raw['next_attempt_at']),
+    lastOutcome: (raw['last_outcome'] as string | null) ?? null,
+    createdAt: rowDate(raw['created_at']),
+    deliveredAt: rowOptionalDate(raw['delivered_at']),
+  };
 }
 
 /** One attempt and the delivery's next step. `nextAttemptAt` null: no further automatic attempt. */
