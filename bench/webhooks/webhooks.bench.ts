@@ -5,8 +5,9 @@
  *
  *   npm run bench:webhooks [-- --deliveries 3000 --tasks 200]
  *
- * The embedded app (PostgreSQL) and the receiver run in this process. Throughput is measured on deliveries
- * queued directly (the engine alone: claim, sign, send, record); latency on real tasks with a callBackUrl.
+ * The embedded app (PostgreSQL) runs in this process; the receiver, being the customer's server, in a process
+ * of its own. Throughput is measured on deliveries queued directly (the engine alone: claim, sign, send,
+ * record); latency on real tasks with a callBackUrl.
  */
 import { BootstrapDemoUseCase } from '@gen/accounts';
 import { createLogger, loadConfig, newId } from '@gen/core';
@@ -14,26 +15,80 @@ import { createHttpApp } from '@gen/platform';
 import { createScratchPostgres } from '@gen/testing';
 import { DeliveryRepository } from '@gen/webhooks';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddedModule } from '../../apps/embedded/src/embedded.module';
 import { numberFlag } from '../bench-support';
 
-async function main(): Promise<void> {
-  const deliveries = numberFlag('deliveries', 3000);
-  const tasks = numberFlag('tasks', 200);
-  const arrivals: { at: number; body: string }[] = [];
-  const host = '127.0.0.77';
-  const receiver = createServer((req, res) => {
+const HOST = '127.0.0.77';
+
+/** What the receiver process has seen since its last reset. */
+interface Arrivals {
+  readonly count: number;
+  readonly lastAt: number;
+  /** Arrival time minus the body's `data.completedAt`, in ms, sorted. */
+  readonly delays: number[];
+}
+
+/** The receiver: answers 200 to every POST on HOST:80 and reports its arrivals over IPC. */
+function receive(): void {
+  let at: number[] = [];
+  let delays: number[] = [];
+  const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      arrivals.push({ at: Date.now(), body });
+      const now = Date.now();
+      at.push(now);
+      const completedAt = (JSON.parse(body) as { data?: { completedAt?: string } }).data?.completedAt;
+      if (completedAt) delays.push(now - Date.parse(completedAt));
       res.end();
     });
   });
-  await new Promise<void>((resolve) => receiver.listen(80, host, resolve));
+  process.on('message', (command: string) => {
+    if (command === 'reset') {
+      at = [];
+      delays = [];
+    }
+    const arrivals: Arrivals = {
+      count: at.length,
+      lastAt: at[at.length - 1] ?? 0,
+      delays: command === 'delays' ? [...delays].sort((a, b) => a - b) : [],
+    };
+    process.send!(arrivals);
+  });
+  server.listen(80, HOST, () => process.send!('ready'));
+}
+
+function ask(receiver: ChildProcess, command: 'count' | 'reset' | 'delays'): Promise<Arrivals> {
+  return new Promise((resolve) => {
+    receiver.once('message', (arrivals: Arrivals) => resolve(arrivals));
+    receiver.send(command);
+  });
+}
+
+async function waitFor(
+  receiver: ChildProcess,
+  count: number,
+  command: 'count' | 'delays',
+): Promise<Arrivals> {
+  for (;;) {
+    const arrivals = await ask(receiver, command === 'delays' ? 'count' : command);
+    if (arrivals.count >= count) return command === 'delays' ? ask(receiver, 'delays') : arrivals;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function main(): Promise<void> {
+  const deliveries = numberFlag('deliveries', 3000);
+  const tasks = numberFlag('tasks', 200);
+  const receiver = fork(__filename, ['--receiver'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise<void>((resolve, reject) => {
+    receiver.once('message', () => resolve());
+    receiver.once('exit', (code) => reject(new Error(`receiver exited ${String(code)}`)));
+  });
 
   const scratch = await createScratchPostgres();
   const dataDir = mkdtempSync(join(tmpdir(), 'gts-bench-webhooks-'));
@@ -74,7 +129,7 @@ async function main(): Promise<void> {
             id: newId('whd'),
             taskId: `job_bench_${i + j}`,
             accountId: file!.accountId,
-            url: `http://${host}/hook`,
+            url: `http://${HOST}/hook`,
             payloadVersion: 2,
             record: { ...record, taskId: `job_bench_${i + j}` },
             now: new Date(),
@@ -83,14 +138,14 @@ async function main(): Promise<void> {
       );
     }
     const enqueued = Date.now();
-    while (arrivals.length < deliveries) await new Promise((r) => setTimeout(r, 20));
-    const seconds = (arrivals[arrivals.length - 1]!.at - queuedAt) / 1000;
+    const sent = await waitFor(receiver, deliveries, 'count');
+    const seconds = (sent.lastAt - queuedAt) / 1000;
     console.log(
       `bench/webhooks: ${deliveries} deliveries queued in ${((enqueued - queuedAt) / 1000).toFixed(2)} s (while sending); all sent ${seconds.toFixed(2)} s after the first was queued: ${(deliveries / seconds).toFixed(0)} deliveries/s`,
     );
 
     // 2. Terminal state -> first attempt, on real tasks.
-    arrivals.length = 0;
+    await ask(receiver, 'reset');
     const headers = { authorization: `Bearer ${file!.apiKey}`, 'content-type': 'application/json' };
     for (let i = 0; i < tasks; i += 1) {
       await fetch(`${url}/api/v1/jobs/createTask`, {
@@ -99,17 +154,12 @@ async function main(): Promise<void> {
         body: JSON.stringify({
           model: 'local/sketch',
           input: { prompt: 'bench', width: 64, height: 64 },
-          callBackUrl: `http://${host}/hook`,
+          callBackUrl: `http://${HOST}/hook`,
         }),
       });
       await new Promise((r) => setTimeout(r, 10));
     }
-    while (arrivals.length < tasks) await new Promise((r) => setTimeout(r, 20));
-    const delays = arrivals
-      .map(
-        (a) => a.at - Date.parse((JSON.parse(a.body) as { data: { completedAt: string } }).data.completedAt),
-      )
-      .sort((a, b) => a - b);
+    const { delays } = await waitFor(receiver, tasks, 'delays');
     const q = (p: number) => delays[Math.min(delays.length - 1, Math.floor(p * delays.length))];
     console.log(
       `terminal state -> first attempt (${tasks} tasks): p50 ${q(0.5)} ms  p99 ${q(0.99)} ms  max ${delays[delays.length - 1]} ms`,
@@ -117,13 +167,17 @@ async function main(): Promise<void> {
     console.log('targets: >= 1000 deliveries/s; p99 first attempt < 250 ms');
   } finally {
     await app.close();
-    receiver.close();
+    receiver.kill();
     await scratch.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+if (process.argv.includes('--receiver')) {
+  receive();
+} else {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -61,12 +61,28 @@ export interface AttemptLogEntry {
   readonly durationMs: number;
 }
 
+/** Attempts recorded by one group statement at most. */
+const GROUP_LIMIT = 500;
+
+interface Waiting {
+  readonly attempt: AttemptRecord;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
 /**
- * What the two delivery kinds share: leased claims of due rows, one statement per attempt, the attempt log
- * and manual redelivery (each kind's repository extends it). The schedule lives in the rows, so a restart loses nothing, and a claim leases the
- * rows (`FOR UPDATE SKIP LOCKED`), so replicas never send one delivery twice at once.
+ * What the two delivery kinds share: leased claims of due rows, attempt records, the attempt log and manual
+ * redelivery (each kind's repository extends it). The schedule lives in the rows, so a restart loses nothing,
+ * and a claim leases the rows (`FOR UPDATE SKIP LOCKED`), so replicas never send one delivery twice at once.
+ *
+ * Attempt records are group-committed: the first is written at once, and those that finish while a write is
+ * under way are written together by the next one (one statement for up to 500), so a busy worker spends a
+ * statement per group instead of one per attempt, and an idle one waits for nothing.
  */
 export class OutboundQueue<Row> {
+  private waiting: Waiting[] = [];
+  private writing = false;
+
   constructor(
     protected readonly db: Database,
     private readonly tables: OutboundTables,
@@ -93,11 +109,103 @@ export class OutboundQueue<Row> {
   }
 
   /**
-   * Records an attempt and the delivery's new state in one statement. `also` adds data-modifying CTEs to the
-   * same statement (its parameters follow the nine of the attempt, from `$10`). A delivery dropped meanwhile
-   * stays dropped unless this attempt delivered it.
+   * Records an attempt and the delivery's new state, atomically; resolves once it is committed. `also` adds
+   * data-modifying CTEs to the attempt's own statement (its parameters follow the nine of the attempt, from
+   * `$10`); attempts without it are group-committed. A delivery dropped meanwhile stays dropped unless this
+   * attempt delivered it.
    */
-  async recordAttempt(attempt: AttemptRecord, also?: { ctes: string; params: unknown[] }): Promise<void> {
+  recordAttempt(attempt: AttemptRecord, also?: { ctes: string; params: unknown[] }): Promise<void> {
+    if (also) return this.recordOne(attempt, also);
+    return new Promise<void>((resolve, reject) => {
+      this.waiting.push({ attempt, resolve, reject });
+      if (!this.writing) void this.writeWaiting();
+    });
+  }
+
+  /** Writes the waiting attempts group by group until none is left; one delivery at most once a group. */
+  private async writeWaiting(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.waiting.length > 0) {
+        const group: Waiting[] = [];
+        const rest: Waiting[] = [];
+        const ids = new Set<string>();
+        for (const w of this.waiting) {
+          if (group.length < GROUP_LIMIT && !ids.has(w.attempt.id)) {
+            ids.add(w.attempt.id);
+            group.push(w);
+          } else rest.push(w);
+        }
+        this.waiting = rest;
+        await this.writeGroup(group);
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+
+  /**
+   * One statement for the group; when it fails, each attempt is written alone, so one bad record (an attempt
+   * number already taken) fails only its own caller.
+   */
+  private async writeGroup(group: readonly Waiting[]): Promise<void> {
+    if (group.length > 1) {
+      try {
+        await this.recordMany(group.map((w) => w.attempt));
+        for (const w of group) w.resolve();
+        return;
+      } catch {
+        // Fall through: one by one.
+      }
+    }
+    await Promise.all(
+      group.map((w) =>
+        this.recordOne(w.attempt).then(
+          () => w.resolve(),
+          (error: unknown) => w.reject(error),
+        ),
+      ),
+    );
+  }
+
+  /** `recordOne` for several deliveries at once, in one statement. */
+  private async recordMany(group: readonly AttemptRecord[]): Promise<void> {
+    const { rows, attempts, ref } = this.tables;
+    const column = <T>(pick: (a: AttemptRecord) => T) => group.map(pick);
+    await this.db.query(
+      `WITH "a" AS (
+         SELECT "id", "n"::int AS "n", "at"::timestamptz AS "at", "outcome", "status"::int AS "status", "detail",
+                "duration_ms"::int AS "duration_ms", "delivered"::boolean AS "delivered",
+                "next_at"::timestamptz AS "next_at"
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                     $8::text[], $9::text[])
+           AS u("id", "n", "at", "outcome", "status", "detail", "duration_ms", "delivered", "next_at")
+       ), "attempt" AS (
+         INSERT INTO ${attempts} (${ref}, "n", "attempted_at", "outcome", "status", "detail", "duration_ms")
+         SELECT "id", "n", "at", "outcome", "status", "detail", "duration_ms" FROM "a"
+       )
+       UPDATE ${rows} AS r SET
+         "attempts" = a."n", "last_attempt_at" = a."at", "last_outcome" = a."outcome",
+         "state" = CASE WHEN a."delivered" THEN 'delivered' WHEN r."state" = 'dropped' THEN 'dropped'
+                        WHEN a."next_at" IS NULL THEN 'failed' ELSE 'pending' END,
+         "next_attempt_at" = CASE WHEN r."state" = 'dropped' THEN NULL ELSE a."next_at" END,
+         "delivered_at" = CASE WHEN a."delivered" THEN a."at" ELSE r."delivered_at" END
+       FROM "a" WHERE r."id" = a."id"`,
+      [
+        column((a) => a.id),
+        column((a) => String(a.n)),
+        column((a) => a.at.toISOString()),
+        column((a) => a.outcome),
+        column((a) => (a.status === undefined ? null : String(a.status))),
+        column((a) => a.detail ?? null),
+        column((a) => String(a.durationMs)),
+        column((a) => String(a.delivered)),
+        column((a) => a.nextAttemptAt?.toISOString() ?? null),
+      ],
+    );
+  }
+
+  private async recordOne(attempt: AttemptRecord, also?: { ctes: string; params: unknown[] }): Promise<void> {
     const { rows, attempts, ref } = this.tables;
     await this.db.query(
       `WITH "attempt" AS (
