@@ -48,6 +48,12 @@ describe('ulid', () => {
     expect(ids.size).toBe(2000);
   });
 
+  it('varies every character of the random part over all 32 values (no bit is stuck)', () => {
+    const seen = Array.from({ length: 16 }, () => new Set<string>());
+    for (let i = 0; i < 3000; i += 1) [...ulid(7).slice(10)].forEach((char, at) => seen[at]!.add(char));
+    expect(seen.map((s) => s.size)).toEqual(Array.from({ length: 16 }, () => 32));
+  });
+
   it('uses every Crockford character in the random part', () => {
     const seen = new Set<string>();
     for (let i = 0; i < 500; i += 1) for (const char of ulid(0).slice(10)) seen.add(char);

@@ -28,10 +28,16 @@ export function refuseQueryCredential(url: string, keyPrefix: string): void {
   }
 }
 
+const WHITESPACE = /\s/;
+
 /** `Authorization: Bearer <token>`; any other scheme is refused, an absent header gives null. */
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (header === undefined) return null;
+  // The usual form, `Bearer <token>` with one space and no other whitespace, without splitting.
+  if (header.startsWith('Bearer ') && header.length > 7 && !WHITESPACE.test(header.slice(7))) {
+    return header.slice(7);
+  }
   const [scheme = '', ...rest] = header.trim().split(/\s+/);
   if (scheme.toLowerCase() !== 'bearer') throw unauthorized('auth.unsupported_scheme');
   const token = rest.join(' ');
