@@ -188,6 +188,28 @@ describe('the model catalog over HTTP: /api/v1/models, the public catalog, /v1/m
       },
     );
 
+    it('goes through the whole edge: key, rate headers, request id, envelope', async () => {
+      const reply = await app.call('GET', '/api/v1/models/local/sketch', { headers: auth });
+      expect(reply.headers.get('x-ratelimit-limit')).toBeTruthy();
+      expect(reply.headers.get('x-ratelimit-remaining')).toBeTruthy();
+      expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(reply.json).toMatchObject({
+        code: 200,
+        msg: 'success',
+        request_id: reply.headers.get('x-request-id'),
+      });
+
+      const anonymous = await app.call('GET', '/api/v1/models/local/sketch');
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get('cache-control')).not.toBe('private, max-age=60');
+      expect(anonymous.json).toMatchObject({ code: 401, request_id: anonymous.headers.get('x-request-id') });
+      expect(anonymous.json).not.toHaveProperty('data');
+      const other = await app.call('GET', '/api/v1/models/local/sketch', {
+        headers: { authorization: 'Basic dXNlcjpwYXNz' },
+      });
+      expect(other.status).toBe(401);
+    });
+
     it('finds a chat model by its three-segment id', async () => {
       const reply = await app.call('GET', '/api/v1/models/local/echo/chat', { headers: auth });
       expect((reply.json['data'] as ModelRecord).model).toBe('local/echo/chat');

@@ -13,3 +13,4 @@ export * from './openapi';
 export * from './redis-rate-limit.store';
 export * from './cache';
 export * from './query.pipe';
+export * from './direct-routes';

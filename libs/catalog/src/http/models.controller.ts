@@ -1,4 +1,15 @@
-import { Controller, Get, Header, Inject, Optional, Query, Req, Res } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Header,
+  Inject,
+  Optional,
+  Query,
+  Req,
+  Res,
+  type OnModuleInit,
+} from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import {
   MemoryRateLimitStore,
   QueryBoolean,
@@ -6,6 +17,7 @@ import {
   RATE_LIMIT_STORE,
   SerializedJson,
   applyRateDecision,
+  installDirectRoutes,
   queryFlag,
   type RateLimitStore,
 } from '@gen/edge';
@@ -76,23 +88,38 @@ class AnswerCache {
 
 const keyOf = (...parts: unknown[]) => JSON.stringify(parts);
 
-/** The model list and records (native, priced for the caller), the public catalog, and `/v1/models`. */
+/** Cache-Control of the native model reads: priced for the caller, so private. */
+const PRIVATE_CACHE = { 'cache-control': 'private, max-age=60' } as const;
+
+/**
+ * The public catalog and `/v1/models`, as Nest routes; the native list and record (priced for the caller),
+ * the hottest of them, as direct Fastify routes (`DirectRoute`), installed when the module starts.
+ */
 @Controller()
-export class ModelsController {
+export class ModelsController implements OnModuleInit {
   private readonly publicLimits: RateLimitStore;
   private readonly answers = new AnswerCache();
+  private readonly listQuery = new QueryPipe(ModelListQuery);
+  private readonly noQuery = new QueryPipe(NoQuery);
 
   constructor(
     private readonly catalog: CatalogService,
     @Optional() @Inject(RATE_LIMIT_STORE) rateLimits?: RateLimitStore,
+    @Optional() private readonly http?: HttpAdapterHost,
   ) {
     this.publicLimits = rateLimits ?? new MemoryRateLimitStore();
   }
 
+  onModuleInit(): void {
+    installDirectRoutes(this.http, [
+      { method: 'GET', url: '/api/v1/models', headers: PRIVATE_CACHE, handler: (r) => this.list(r) },
+      { method: 'GET', url: '/api/v1/models/*', headers: PRIVATE_CACHE, handler: (r) => this.one(r) },
+    ]);
+  }
+
   /** GET /api/v1/models: enabled models with the calling account's prices. */
-  @Get('api/v1/models')
-  @Header('cache-control', 'private, max-age=60')
-  list(@Req() request: FastifyRequest, @Query(new QueryPipe(ModelListQuery)) query: ModelListQuery) {
+  list(request: FastifyRequest): SerializedJson {
+    const query = this.listQuery.transform(request.query);
     const multiplier = request.edge!.principal!.priceMultiplier;
     const filters = filtersOf(query);
     return this.answers.get(keyOf('list', filters, multiplier), () => ({
@@ -101,15 +128,14 @@ export class ModelsController {
   }
 
   /** GET /api/v1/models/{model}: the id may hold slashes, raw or encoded as %2F. */
-  @Get('api/v1/models/*')
-  @Header('cache-control', 'private, max-age=60')
-  one(@Req() request: FastifyRequest, @Query(new QueryPipe(NoQuery)) _query: unknown) {
+  one(request: FastifyRequest): SerializedJson {
+    this.noQuery.transform(request.query);
     // Fastify's wildcard: the rest of the path, slashes included, percent-decoded (so %2F is a slash).
     const id = (request.params as Record<string, string>)['*'] ?? '';
     const multiplier = request.edge!.principal!.priceMultiplier;
     // Unknown ids throw here, before anything is kept.
     const model = this.catalog.resolve(id);
-    return this.answers.get(keyOf('one', model.id, multiplier), () =>
+    return this.answers.get(`one|${model.id}|${multiplier}`, () =>
       this.catalog.get(model.id, { multiplier }),
     );
   }
