@@ -78,6 +78,24 @@ describe.each(DATABASE_KINDS)('holds on %s', (kind) => {
   });
   const job = (holdId: string) => `job_${n}_${holdId}`;
 
+  it('shows what is held when no funding source has anything left', async () => {
+    expect(await f.balance.execute(account)).toEqual({
+      currency: 'USD',
+      available: '0',
+      held: '0',
+      total: '0',
+      sources: { wallet: '0', credit: '0', grants: [] },
+    });
+    await f.credit(account, '2');
+    await f.holds.reserve(command('a', '2'));
+    expect(await f.balance.execute(account)).toMatchObject({
+      available: '0',
+      held: '2',
+      total: '2',
+      sources: { wallet: '0', credit: '0', grants: [] },
+    });
+  });
+
   it('takes grants of the model, then promotional credit, then the wallet; earliest expiry first, then oldest', async () => {
     const now = f.clock.now().getTime();
     const later = () => new Promise((resolve) => setTimeout(resolve, 2)); // distinct creation times
@@ -109,7 +127,13 @@ describe.each(DATABASE_KINDS)('holds on %s', (kind) => {
     expect(await remainingOf(f.database, grantB)).toBe('5000000000');
     expect(await remainingOf(f.database, expiring)).toBe('7000000000');
     // Live: wallet1 10, wallet2 0.5 and the grant of the other model, 5.
-    expect(await f.balance.execute(account)).toMatchObject({ available: '15.5', held: '14.5', total: '30' });
+    expect(await f.balance.execute(account)).toEqual({
+      currency: 'USD',
+      available: '15.5',
+      held: '14.5',
+      total: '30',
+      sources: { wallet: '10.5', credit: '0', grants: [{ id: grantB, model: 'acme/other', available: '5' }] },
+    });
 
     // A grant pays only for its model: another model sees the wallet alone.
     await expect(f.holds.check(command('b', '10.6', { model: 'acme/video' }))).rejects.toMatchObject({

@@ -93,7 +93,7 @@ export async function openBillingFixture(
   await prisma.onModuleInit();
   const clock = new TestClock();
   const settings = { ...DEFAULT_BILLING_OPTIONS, ...options };
-  const funds = new FundsRepository(prisma);
+  const funds = new FundsRepository(prisma, database);
   const outboxSignal = new OutboxSignal();
   const repository = new HoldsRepository(database, outboxSignal);
   const balance = new GetBalanceUseCase(funds, clock);
