@@ -1,4 +1,5 @@
 import { DATABASE_KINDS, openTestDatabase, TEST_DATABASE_URL } from '@gen/testing';
+import { PGlite } from '@electric-sql/pglite';
 import { Client } from 'pg';
 
 describe('PostgreSQL database', () => {
@@ -92,6 +93,31 @@ describe('Database.listen on postgres, connection lost', () => {
       expect(heard.count()).toBe(2);
     } finally {
       await listening.stop();
+      await test.close();
+    }
+  });
+});
+
+describe('PGlite result parsers', () => {
+  it('read every type our statements return as PGlite does with its whole parser table', async () => {
+    const sql = `SELECT true AS "bool", 2::int2 AS "int2", 4::int4 AS "int4", 9007199254740993::int8 AS "int8",
+      'é'::text AS "text", 'v'::varchar AS "varchar", '{"a":1}'::json AS "json", '{"b":[2]}'::jsonb AS "jsonb",
+      1.5::float8 AS "float8", 12.345::numeric AS "numeric", '2026-11-23'::date AS "date",
+      '2026-11-23T10:00:00.123Z'::timestamptz AS "timestamptz", ARRAY['a', 'b,c'] AS "text_array",
+      ARRAY[1, 2]::int4[] AS "int4_array", ARRAY[3]::int8[] AS "int8_array", ARRAY[true, false] AS "bool_array",
+      ARRAY['2026-11-23T10:00:00Z'::timestamptz] AS "timestamptz_array", ARRAY['{"c":3}'::jsonb] AS "jsonb_array",
+      ARRAY[1.25]::numeric[] AS "numeric_array",
+      ARRAY['0b3b5f0e-8f6a-4a1e-9d55-0c1d2e3f4a5b'::uuid] AS "uuid_array", NULL::text AS "null"`;
+    const test = await openTestDatabase('pglite');
+    const whole = new PGlite();
+    try {
+      const [trimmed] = await test.database.query<Record<string, unknown>>(sql);
+      const reference = (await whole.query<Record<string, unknown>>(sql)).rows[0];
+      expect(trimmed).toEqual(reference);
+      expect(trimmed!['text_array']).toEqual(['a', 'b,c']);
+      expect(trimmed!['timestamptz']).toEqual(new Date('2026-11-23T10:00:00.123Z'));
+    } finally {
+      await whole.close();
       await test.close();
     }
   });
