@@ -1,4 +1,5 @@
 import { DATABASE_KINDS, openTestDatabase, TEST_DATABASE_URL } from '@gen/testing';
+import { StatementNames } from './database';
 import { PGlite } from '@electric-sql/pglite';
 import { Client } from 'pg';
 
@@ -120,5 +121,36 @@ describe('PGlite result parsers', () => {
       await whole.close();
       await test.close();
     }
+  });
+});
+
+describe('prepared statements on postgres', () => {
+  it('prepares a parameterised statement once per connection and runs it by name after that', async () => {
+    const test = await openTestDatabase('postgres');
+    const sql = 'SELECT $1::int + 1 AS "next" /* prepared-statement test */';
+    try {
+      const counts = await test.database.withLock('gts_prepared_test', async (db) => {
+        const results = [];
+        for (let i = 0; i < 3; i += 1) results.push(...(await db.query<{ next: number }>(sql, [i])));
+        const [row] = await db.query<{ count: string }>(
+          `SELECT count(*)::text AS "count" FROM pg_prepared_statements WHERE "statement" = $1`,
+          [sql],
+        );
+        return { results, prepared: row!.count };
+      });
+      expect(counts.results.map((r) => r.next)).toEqual([1, 2, 3]);
+      expect(counts.prepared).toBe('1');
+    } finally {
+      await test.close();
+    }
+  });
+
+  it('names each distinct text once, and runs texts past the limit unnamed', () => {
+    const names = new StatementNames(2);
+    const a = names.of('SELECT 1', undefined);
+    expect(a).toEqual({ name: expect.stringMatching(/^gts_[0-9a-f]{24}$/), text: 'SELECT 1', values: [] });
+    expect(names.of('SELECT 1', [])).toEqual(a);
+    expect(names.of('SELECT 2', [5]).name).not.toBe(a.name);
+    expect(names.of('SELECT 3', [7])).toEqual({ text: 'SELECT 3', values: [7] });
   });
 });

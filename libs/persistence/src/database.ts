@@ -2,6 +2,7 @@ import { PGlite, types } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Client, Pool } from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -112,8 +113,35 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return options.databaseUrl ? openPostgres(options.databaseUrl) : openPglite(options.pgliteDir);
 }
 
+/** Distinct statement texts prepared by name at most, per process: each connection keeps what it prepared. */
+const MAX_PREPARED_STATEMENTS = 500;
+
+/**
+ * Parameterised statements as prepared statements, named by a hash of their text: each connection parses,
+ * analyses and plans a statement once instead of at every call (that was a quarter of PostgreSQL's CPU on the
+ * createTask path), and PostgreSQL may settle on a generic plan. Our statement texts are fixed in code, so
+ * the set is small; past `MAX_PREPARED_STATEMENTS` distinct texts, further ones run unnamed.
+ */
+export class StatementNames {
+  private readonly names = new Map<string, string>();
+
+  constructor(private readonly max = MAX_PREPARED_STATEMENTS) {}
+
+  of(sql: string, params: unknown[] | undefined): { name?: string; text: string; values: unknown[] } {
+    let name = this.names.get(sql);
+    if (name === undefined && this.names.size < this.max) {
+      name = `gts_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}`;
+      this.names.set(sql, name);
+    }
+    return name === undefined
+      ? { text: sql, values: params ?? [] }
+      : { name, text: sql, values: params ?? [] };
+  }
+}
+
 function openPostgres(connectionString: string): Database {
   const pool = new Pool({ connectionString, max: 10 });
+  const statements = new StatementNames();
   // An idle client whose connection dies (server restart, terminated backend) is dropped by the pool; without a
   // listener that 'error' event would end the process. The next query simply gets a new connection.
   pool.on('error', () => undefined);
@@ -123,7 +151,7 @@ function openPostgres(connectionString: string): Database {
       await pool.query(sql);
     },
     async query(sql, params) {
-      return (await pool.query(sql, params)).rows;
+      return (await pool.query(statements.of(sql, params))).rows;
     },
     async withLock(lockName, work) {
       const client = await pool.connect();
@@ -132,7 +160,7 @@ function openPostgres(connectionString: string): Database {
         try {
           return await work({
             exec: async (sql) => void (await client.query(sql)),
-            query: async (sql, params) => (await client.query(sql, params)).rows,
+            query: async (sql, params) => (await client.query(statements.of(sql, params))).rows,
           });
         } finally {
           await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lockName]);
@@ -145,7 +173,9 @@ function openPostgres(connectionString: string): Database {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await work({ query: async (sql, params) => (await client.query(sql, params)).rows });
+        const result = await work({
+          query: async (sql, params) => (await client.query(statements.of(sql, params))).rows,
+        });
         await client.query('COMMIT');
         return result;
       } catch (error) {
