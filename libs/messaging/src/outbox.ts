@@ -22,16 +22,12 @@ CREATE TABLE ${table(schema, 'outbox')} (
     "key" TEXT NOT NULL,
     "envelope" JSON NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "published_at" TIMESTAMPTZ(3),
 
     CONSTRAINT "outbox_pkey" PRIMARY KEY ("seq")
 );
 
 -- CreateIndex
 CREATE UNIQUE INDEX "outbox_id_key" ON ${table(schema, 'outbox')}("id");
-
--- CreateIndex
-CREATE INDEX "outbox_unpublished_idx" ON ${table(schema, 'outbox')}("published_at", "seq");
 
 -- CreateTable
 CREATE TABLE ${table(schema, 'processed_events')} (
@@ -123,9 +119,10 @@ export interface OutboxRelayOptions {
 
 /**
  * Publishes a service's outbox in order. One relay per schema works at a time (advisory lock), reading the
- * oldest unpublished rows, publishing them per topic in sequence order (so per key in order), then marking
- * them. A crash between publishing and marking publishes those rows again: duplicates, never losses;
- * consumers deduplicate with `handleOnce`.
+ * oldest rows, publishing them per topic in sequence order (so per key in order), then deleting them: the
+ * outbox is a transit queue (the bus keeps the history), so every read is of the few rows waiting, by primary
+ * key, and the table stays small. A crash between publishing and deleting publishes those rows again:
+ * duplicates, never losses; consumers deduplicate with `handleOnce`.
  */
 export class OutboxRelay {
   private running: Promise<void> | undefined;
@@ -149,11 +146,11 @@ export class OutboxRelay {
     return this.database.withLock(this.lockName, (db) => this.drain(db));
   }
 
-  /** One batch on a connection that holds the relay lock: read, publish in order, mark. */
+  /** One batch on a connection that holds the relay lock: read, publish in order, delete. */
   private async drain(db: Pick<Database, 'query'>): Promise<number> {
     const outbox = table(this.options.schema, 'outbox');
     const rows = await db.query<{ seq: string; topic: string; envelope: EventEnvelope | string }>(
-      `SELECT "seq", "topic", "envelope" FROM ${outbox} WHERE "published_at" IS NULL ORDER BY "seq" LIMIT $1`,
+      `SELECT "seq", "topic", "envelope" FROM ${outbox} ORDER BY "seq" LIMIT $1`,
       [this.options.batchSize ?? 500],
     );
     if (rows.length === 0) return 0;
@@ -166,9 +163,7 @@ export class OutboxRelay {
       else byTopic.set(row.topic, [envelope]);
     }
     for (const [topic, events] of byTopic) await this.bus.publish(topic, events);
-    await db.query(`UPDATE ${outbox} SET "published_at" = now() WHERE "seq" = ANY($1::bigint[])`, [
-      rows.map((r) => r.seq),
-    ]);
+    await db.query(`DELETE FROM ${outbox} WHERE "seq" = ANY($1::bigint[])`, [rows.map((r) => r.seq)]);
     return rows.length;
   }
 
