@@ -1,10 +1,12 @@
 /**
- * bench/tasks: createTask requests per second with p50/p99 on PostgreSQL and on PGlite (the embedded app, the
- * whole flow running: every accepted task is also executed, stored and settled), and the round trip
- * create -> succeeded -> recordInfo of `local/sketch` with `delay_ms: 0`.
+ * bench/tasks: createTask requests per second with p50/p99 on PostgreSQL and on PGlite, each measured twice
+ * against the embedded app: acceptance (validation, key, hold, task row and outbox, and the relay, confirm and
+ * runner start that follow; the runner then holds the tasks, as a runner fleet of its own would), and the
+ * whole flow in one process (every accepted task also executed, stored and settled on the same two cores);
+ * then the round trip create -> succeeded -> recordInfo of `local/sketch` with `delay_ms: 0`.
  * Targets on this machine: >= 1,000 createTask/s with p99 <= 25 ms on PostgreSQL; round trip p50 <= 20 ms.
  *
- *   npm run bench:tasks [-- --seconds 5 --connections 16 --trips 200 --only postgres|pglite --accept-only]
+ *   npm run bench:tasks [-- --seconds 5 --connections 16 --trips 200 --only postgres|pglite --mode accept|full]
  *
  * Each server runs in its own process; autocannon and the round-trip client run here.
  */
@@ -26,19 +28,16 @@ interface Ready {
   readonly apiKey: string;
 }
 
-const BODY = JSON.stringify({ model: 'local/sketch', input: { prompt: 'bench', width: 64, height: 64 } });
-/**
- * `--accept-only`: the load's tasks wait out a 10-minute delay in the runner instead of running, so the figure
- * is acceptance alone (validation, key, hold, task row, outbox, and the relay and confirm that follow).
- */
-const LOAD_BODY = process.argv.includes('--accept-only')
-  ? JSON.stringify({
-      model: 'local/sketch',
-      input: { prompt: 'bench', width: 64, height: 64, delay_ms: 600_000 },
-    })
-  : BODY;
+type Mode = 'accept' | 'full';
 
-async function serve(database: string): Promise<Ready> {
+const BODY = JSON.stringify({ model: 'local/sketch', input: { prompt: 'bench', width: 64, height: 64 } });
+/** Acceptance: the load's tasks wait out a 10-minute delay in the runner instead of running. */
+const HELD_BODY = JSON.stringify({
+  model: 'local/sketch',
+  input: { prompt: 'bench', width: 64, height: 64, delay_ms: 600_000 },
+});
+
+async function serve(database: string, mode: Mode): Promise<Ready> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gts-bench-tasks-'));
   let scratch: ScratchDatabase | undefined;
   if (database === 'postgres') scratch = await createScratchPostgres();
@@ -49,7 +48,7 @@ async function serve(database: string): Promise<Ready> {
     LOG_LEVEL: 'silent',
     RATE_LIMIT_BURST: '100000000',
     RATE_LIMIT_PER_MINUTE: '100000000',
-    RUNNER_CONCURRENCY: process.argv.includes('--accept-only') ? '1000' : '64',
+    RUNNER_CONCURRENCY: mode === 'accept' ? '1000' : '64',
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
   });
   const logger = createLogger('silent');
@@ -82,8 +81,10 @@ async function serve(database: string): Promise<Ready> {
   return { url, apiKey: key['apiKey']! };
 }
 
-function startServer(database: string): Promise<{ child: ChildProcess; ready: Ready }> {
-  const child = fork(__filename, ['--serve', database], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+function startServer(database: string, mode: Mode): Promise<{ child: ChildProcess; ready: Ready }> {
+  const child = fork(__filename, ['--serve', database, mode], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('message', (ready: Ready) => resolve({ child, ready }));
     child.once('exit', (code) => reject(new Error(`${database} server exited ${String(code)}`)));
@@ -113,27 +114,31 @@ async function roundTrips(ready: Ready, trips: number): Promise<number[]> {
   return times.sort((a, b) => a - b);
 }
 
-async function measure(database: string, seconds: number, connections: number, trips: number): Promise<void> {
-  const { child, ready } = await startServer(database);
+async function measure(
+  database: string,
+  mode: Mode,
+  seconds: number,
+  connections: number,
+  trips: number,
+): Promise<void> {
+  const { child, ready } = await startServer(database, mode);
   try {
     const headers = { authorization: `Bearer ${ready.apiKey}`, 'content-type': 'application/json' };
     const url = `${ready.url}/api/v1/jobs/createTask`;
-    await autocannon({ url, method: 'POST', headers, body: BODY, duration: 2, connections }); // warm-up
-    await new Promise((r) => setTimeout(r, 2000)); // let the warm-up's tasks finish
-    const load = await autocannon({
-      url,
-      method: 'POST',
-      headers,
-      body: BODY,
-      duration: seconds,
-      connections,
-    });
-    await new Promise((r) => setTimeout(r, 3000)); // let the load's tasks finish before timing round trips
-    const times = await roundTrips(ready, trips);
-    const pick = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(1);
+    const body = mode === 'accept' ? HELD_BODY : BODY;
+    await autocannon({ url, method: 'POST', headers, body, duration: 2, connections }); // warm-up
+    await new Promise((r) => setTimeout(r, 2000)); // let the warm-up's work settle
+    const load = await autocannon({ url, method: 'POST', headers, body, duration: seconds, connections });
+    let trip = '';
+    if (mode === 'full') {
+      await new Promise((r) => setTimeout(r, 3000)); // let the load's tasks finish before timing round trips
+      const times = await roundTrips(ready, trips);
+      const pick = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(1);
+      trip = `   round trip (${trips}): p50 ${pick(0.5)} ms  p99 ${pick(0.99)} ms`;
+    }
+    const label = mode === 'accept' ? 'acceptance' : 'whole flow';
     console.log(
-      `${database.padEnd(8)} createTask: ${load.requests.average.toFixed(0)} req/s  p50 ${load.latency.p50} ms  p99 ${load.latency.p99} ms  non-2xx ${load.non2xx + load.errors}` +
-        `   round trip (${trips}): p50 ${pick(0.5)} ms  p99 ${pick(0.99)} ms`,
+      `${database.padEnd(8)} ${label}: ${load.requests.average.toFixed(0)} createTask/s  p50 ${load.latency.p50} ms  p99 ${load.latency.p99} ms  non-2xx ${load.non2xx + load.errors}${trip}`,
     );
     if (load.non2xx + load.errors > 0) process.exitCode = 1;
   } finally {
@@ -148,16 +153,19 @@ async function main(): Promise<void> {
   const trips = numberFlag('trips', 200);
   const onlyAt = process.argv.indexOf('--only');
   const databases = onlyAt >= 0 ? [process.argv[onlyAt + 1]!] : ['postgres', 'pglite'];
+  const modeAt = process.argv.indexOf('--mode');
+  const modes: Mode[] = modeAt >= 0 ? [process.argv[modeAt + 1] as Mode] : ['accept', 'full'];
   console.log(
-    `bench/tasks: POST /api/v1/jobs/createTask (local/sketch 64x64, delay_ms 0), ${seconds}s, ${connections} connections, node ${process.version}`,
+    `bench/tasks: POST /api/v1/jobs/createTask (local/sketch 64x64), ${seconds}s, ${connections} connections, node ${process.version}`,
   );
-  for (const database of databases) await measure(database, seconds, connections, trips);
+  for (const database of databases)
+    for (const mode of modes) await measure(database, mode, seconds, connections, trips);
   console.log('targets: >= 1000 createTask/s with p99 <= 25 ms on postgres; round trip p50 <= 20 ms');
 }
 
 const serveAt = process.argv.indexOf('--serve');
 if (serveAt >= 0) {
-  serve(process.argv[serveAt + 1]!)
+  serve(process.argv[serveAt + 1]!, process.argv[serveAt + 2] === 'accept' ? 'accept' : 'full')
     .then((ready) => process.send!(ready))
     .catch((error: unknown) => {
       console.error(error);
