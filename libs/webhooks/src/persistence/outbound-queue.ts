@@ -1,4 +1,4 @@
-import { rowDate, rowOptionalDate, type Database } from '@gen/persistence';
+import { GroupCommit, rowDate, rowOptionalDate, type Database } from '@gen/persistence';
 
 /**
  * The tables of one kind of outbound delivery (task callbacks, endpoint messages): a row per delivery with
@@ -61,15 +61,6 @@ export interface AttemptLogEntry {
   readonly durationMs: number;
 }
 
-/** Attempts recorded by one group statement at most. */
-const GROUP_LIMIT = 500;
-
-interface Waiting {
-  readonly attempt: AttemptRecord;
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
-}
-
 /**
  * What the two delivery kinds share: leased claims of due rows, attempt records, the attempt log and manual
  * redelivery (each kind's repository extends it). The schedule lives in the rows, so a restart loses nothing,
@@ -80,8 +71,15 @@ interface Waiting {
  * statement per group instead of one per attempt, and an idle one waits for nothing.
  */
 export class OutboundQueue<Row> {
-  private waiting: Waiting[] = [];
-  private writing = false;
+  private readonly attemptRecords = new GroupCommit<AttemptRecord, void>({
+    many: async (group) => {
+      await this.recordMany(group);
+      return group.map(() => undefined);
+    },
+    one: (attempt) => this.recordOne(attempt),
+    // Two attempts of one delivery are written in the order they were made.
+    keyOf: (attempt) => attempt.id,
+  });
 
   constructor(
     protected readonly db: Database,
@@ -115,57 +113,7 @@ export class OutboundQueue<Row> {
    * attempt delivered it.
    */
   recordAttempt(attempt: AttemptRecord, also?: { ctes: string; params: unknown[] }): Promise<void> {
-    if (also) return this.recordOne(attempt, also);
-    return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ attempt, resolve, reject });
-      if (!this.writing) void this.writeWaiting();
-    });
-  }
-
-  /** Writes the waiting attempts group by group until none is left; one delivery at most once a group. */
-  private async writeWaiting(): Promise<void> {
-    this.writing = true;
-    try {
-      while (this.waiting.length > 0) {
-        const group: Waiting[] = [];
-        const rest: Waiting[] = [];
-        const ids = new Set<string>();
-        for (const w of this.waiting) {
-          if (group.length < GROUP_LIMIT && !ids.has(w.attempt.id)) {
-            ids.add(w.attempt.id);
-            group.push(w);
-          } else rest.push(w);
-        }
-        this.waiting = rest;
-        await this.writeGroup(group);
-      }
-    } finally {
-      this.writing = false;
-    }
-  }
-
-  /**
-   * One statement for the group; when it fails, each attempt is written alone, so one bad record (an attempt
-   * number already taken) fails only its own caller.
-   */
-  private async writeGroup(group: readonly Waiting[]): Promise<void> {
-    if (group.length > 1) {
-      try {
-        await this.recordMany(group.map((w) => w.attempt));
-        for (const w of group) w.resolve();
-        return;
-      } catch {
-        // Fall through: one by one.
-      }
-    }
-    await Promise.all(
-      group.map((w) =>
-        this.recordOne(w.attempt).then(
-          () => w.resolve(),
-          (error: unknown) => w.reject(error),
-        ),
-      ),
-    );
+    return also ? this.recordOne(attempt, also) : this.attemptRecords.run(attempt);
   }
 
   /** `recordOne` for several deliveries at once, in one statement. */
