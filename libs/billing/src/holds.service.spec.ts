@@ -239,6 +239,28 @@ describe.each(DATABASE_KINDS)('holds on %s', (kind) => {
     });
   });
 
+  it('confirms holds that arrive together, each with its own answer', async () => {
+    await f.credit(account, '10');
+    for (const id of ['a', 'b', 'c', 'd']) await f.holds.reserve(command(id, '1'));
+    await f.holds.settle(job('c'), '0.5');
+    const answers = await Promise.all([
+      f.holds.confirm(job('a')),
+      f.holds.confirm(job('b')),
+      f.holds.confirm(job('c')),
+      f.holds.confirm('job_unknown_together'),
+      f.holds.confirm(job('d')),
+      f.holds.confirm(job('b')),
+    ]);
+    expect(answers).toEqual([
+      { holdId: job('a'), status: 'confirmed', amount: '1' },
+      { holdId: job('b'), status: 'confirmed', amount: '1' },
+      { holdId: job('c'), status: 'settled', amount: '1', charged: '0.5' },
+      null,
+      { holdId: job('d'), status: 'confirmed', amount: '1' },
+      { holdId: job('b'), status: 'confirmed', amount: '1' },
+    ]);
+  });
+
   it('settles from the allocations in order and returns the rest to the sources it came from', async () => {
     const { id: grant } = await f.credit(account, '2', 'grant', { model: 'acme/image' });
     const { id: wallet } = await f.credit(account, '10');

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { BusinessCode, HoldEventType, Topics, type HoldStatus } from '@gen/contracts';
 import { DomainError } from '@gen/core';
-import { DATABASE, type Database } from '@gen/persistence';
+import { DATABASE, GroupCommit, type Database } from '@gen/persistence';
 import type { EventCause, FinishedHold, HoldRecord } from '../domain/hold';
 import { OutboxSignal } from '@gen/messaging';
 
@@ -57,6 +57,13 @@ const REFUSALS: Record<string, () => DomainError> = {
  */
 @Injectable()
 export class HoldsRepository {
+  /** Confirms arrive with every created task: those that come together share a statement. */
+  private readonly confirms = new GroupCommit<string, HoldRecord | null>({
+    many: (holdIds) => this.confirmMany(holdIds),
+    one: (holdId) => this.confirmOne(holdId),
+    keyOf: (holdId) => holdId,
+  });
+
   constructor(
     @Inject(DATABASE) private readonly database: Database,
     private readonly outboxSignal: OutboxSignal,
@@ -118,27 +125,38 @@ export class HoldsRepository {
     return { availableE9: BigInt(row?.available ?? '0'), spentE9: BigInt(row?.spent ?? '0') };
   }
 
-  /** reserved -> confirmed; any other status is left alone. Null for an unknown hold. */
-  async confirm(holdId: string): Promise<HoldRecord | null> {
-    const [row] = await this.database.query<HoldSqlRow>(
-      `WITH "confirmed" AS (
-         UPDATE "billing"."holds" SET "status" = 'confirmed' WHERE "id" = $1 AND "status" = 'reserved'
-         RETURNING "status", "amount_e9", "charged_e9")
-       SELECT "status" AS "hold_status", "amount_e9"::text AS "hold_amount_e9", "charged_e9"::text AS "hold_charged_e9"
-       FROM "confirmed"
-       UNION ALL
-       SELECT "status", "amount_e9"::text, "charged_e9"::text FROM "billing"."holds"
-       WHERE "id" = $1 AND NOT EXISTS (SELECT 1 FROM "confirmed")`,
-      [holdId],
+  /**
+   * reserved -> confirmed; any other status is left alone. Null for an unknown hold. Group-committed: holds
+   * confirmed at the same time share one statement.
+   */
+  confirm(holdId: string): Promise<HoldRecord | null> {
+    return this.confirms.run(holdId);
+  }
+
+  private async confirmOne(holdId: string): Promise<HoldRecord | null> {
+    return (await this.confirmMany([holdId]))[0]!;
+  }
+
+  /** Confirms several holds in one statement (billing.confirm_holds, which locks them in id order). */
+  private async confirmMany(holdIds: readonly string[]): Promise<(HoldRecord | null)[]> {
+    const rows = await this.database.query<HoldSqlRow & { hold_id: string }>(
+      `SELECT "hold_id", "hold_status", "hold_amount_e9"::text AS "hold_amount_e9",
+              "hold_charged_e9"::text AS "hold_charged_e9"
+       FROM "billing"."confirm_holds"($1::text[])`,
+      [holdIds],
     );
-    return row
-      ? {
-          holdId,
-          status: row.hold_status,
-          amountE9: BigInt(row.hold_amount_e9),
-          chargedE9: optionalBigint(row.hold_charged_e9),
-        }
-      : null;
+    const byId = new Map(rows.map((row) => [row.hold_id, row]));
+    return holdIds.map((holdId) => {
+      const row = byId.get(holdId);
+      return row
+        ? {
+            holdId,
+            status: row.hold_status,
+            amountE9: BigInt(row.hold_amount_e9),
+            chargedE9: optionalBigint(row.hold_charged_e9),
+          }
+        : null;
+    });
   }
 
   /**
