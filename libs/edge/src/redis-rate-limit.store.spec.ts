@@ -50,8 +50,9 @@ describe('RedisRateLimitStore against the real Redis', () => {
 
   it('is exact under concurrent calls from two processes: 50 tokens, 200 attempts, 50 admitted', async () => {
     execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--quiet'], { cwd: root });
-    // Both workers connect first, then start at the same instant and take one token at a time.
-    // Far enough ahead that both processes are up even on a loaded machine (else one takes every token).
+    // Both workers connect first, then start at the same instant and take one token at a time, 5 ms apart:
+    // the tokens last a quarter of a second at least, so both take some even when the machine is loaded and
+    // one process is scheduled late. Far enough ahead that both processes are up.
     const startAt = Date.now() + 5000;
     const worker = `
       const Redis = require('ioredis');
@@ -60,7 +61,10 @@ describe('RedisRateLimitStore against the real Redis', () => {
       const store = new RedisRateLimitStore(redis, ${JSON.stringify(prefix)});
       redis.ping().then(() => new Promise((r) => setTimeout(r, ${startAt} - Date.now()))).then(async () => {
         let allowed = 0;
-        for (let i = 0; i < 100; i += 1) if ((await store.take('shared', { burst: 50, refillPerMinute: 1 })).allowed) allowed += 1;
+        for (let i = 0; i < 100; i += 1) {
+          if ((await store.take('shared', { burst: 50, refillPerMinute: 1 })).allowed) allowed += 1;
+          await new Promise((r) => setTimeout(r, 5));
+        }
         process.stdout.write(String(allowed));
         redis.disconnect();
       });
