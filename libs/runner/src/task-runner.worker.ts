@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import {
   Inject,
   Injectable,
@@ -39,6 +40,8 @@ export class TaskRunnerWorker implements OnApplicationBootstrap, BeforeApplicati
     @Inject(APP_CONFIG) config: AppConfig,
     @Optional() @Inject(RUNNER_LOGGER) private readonly logger: RunnerLogger | null,
   ) {
+    // Every task waiting out a delay listens to the one signal: as many listeners as running tasks.
+    setMaxListeners(0, this.abort.signal);
     this.limiter = new PerModelLimiter(config.RUNNER_CONCURRENCY);
     this.executor = new ExecuteTask(bus, storage, clock, (ms) => this.sleep(ms));
   }
