@@ -58,4 +58,20 @@ describe('GroupCommit', () => {
     await commit.run(2);
     expect(groups).toEqual([[1], [2]]);
   });
+
+  it('writes a lone input, and each input of a failed group, through `many` when there is no `one`', async () => {
+    const groups: number[][] = [];
+    const commit = new GroupCommit<number, string>({
+      many: async (inputs) => {
+        groups.push([...inputs]);
+        await new Promise((r) => setTimeout(r, 5));
+        if (inputs.includes(3)) throw new Error('cannot write 3');
+        return inputs.map((n) => `w${n}`);
+      },
+    });
+    const results = await Promise.allSettled([1, 2, 3].map((n) => commit.run(n)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect(results[1]).toEqual({ status: 'fulfilled', value: 'w2' });
+    expect(groups).toEqual([[1], [2, 3], [2], [3]]);
+  });
 });

@@ -7,8 +7,11 @@ interface Waiting<In, Out> {
 export interface GroupCommitOptions<In, Out> {
   /** Writes several inputs in one statement; returns one output per input, in their order. */
   readonly many: (inputs: readonly In[]) => Promise<Out[]>;
-  /** Writes one input alone: the first call of an idle group, and each input of a group whose statement failed. */
-  readonly one: (input: In) => Promise<Out>;
+  /**
+   * Writes one input alone: the first call of an idle group, and each input of a group whose statement failed.
+   * By default `many` with that input only.
+   */
+  readonly one?: (input: In) => Promise<Out>;
   /** Inputs of one key never share a group (e.g. two attempts of one delivery); the later one waits. */
   readonly keyOf?: (input: In) => string;
   /** Inputs in one group at most; default 500. */
@@ -25,7 +28,11 @@ export class GroupCommit<In, Out> {
   private waiting: Waiting<In, Out>[] = [];
   private writing = false;
 
-  constructor(private readonly options: GroupCommitOptions<In, Out>) {}
+  private readonly one: (input: In) => Promise<Out>;
+
+  constructor(private readonly options: GroupCommitOptions<In, Out>) {
+    this.one = options.one ?? (async (input) => (await options.many([input]))[0] as Out);
+  }
 
   run(input: In): Promise<Out> {
     return new Promise<Out>((resolve, reject) => {
@@ -71,7 +78,7 @@ export class GroupCommit<In, Out> {
     }
     await Promise.all(
       group.map((w) =>
-        this.options.one(w.input).then(
+        this.one(w.input).then(
           (output) => w.resolve(output),
           (error: unknown) => w.reject(error),
         ),

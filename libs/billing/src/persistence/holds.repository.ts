@@ -60,7 +60,6 @@ export class HoldsRepository {
   /** Confirms arrive with every created task: those that come together share a statement. */
   private readonly confirms = new GroupCommit<string, HoldRecord | null>({
     many: (holdIds) => this.confirmMany(holdIds),
-    one: (holdId) => this.confirmOne(holdId),
     keyOf: (holdId) => holdId,
   });
 
@@ -131,10 +130,6 @@ export class HoldsRepository {
    */
   confirm(holdId: string): Promise<HoldRecord | null> {
     return this.confirms.run(holdId);
-  }
-
-  private async confirmOne(holdId: string): Promise<HoldRecord | null> {
-    return (await this.confirmMany([holdId]))[0]!;
   }
 
   /** Confirms several holds in one statement (billing.confirm_holds, which locks them in id order). */
