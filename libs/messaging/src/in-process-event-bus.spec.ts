@@ -53,4 +53,47 @@ describe('InProcessEventBus', () => {
     await bus.close();
     await expect(bus.publish('t', [event('a', 2)])).rejects.toThrow('event bus closed');
   });
+
+  it('resolves a publication only once every group has handled its events, as a Kafka ack and commit would', async () => {
+    const bus = new InProcessEventBus(5);
+    const handled: string[] = [];
+    let failures = 1;
+    await bus.subscribe('t', 'slow', async (e) => {
+      await new Promise((r) => setTimeout(r, 30));
+      handled.push(`slow:${e.id}`);
+    });
+    await bus.subscribe('t', 'flaky', async (e) => {
+      if (failures-- > 0) throw new Error('transient');
+      handled.push(`flaky:${e.id}`);
+    });
+    await bus.publish('t', [event('a', 1), event('b', 1)]);
+    expect(handled.sort()).toEqual(['flaky:evt_a_1', 'flaky:evt_b_1', 'slow:evt_a_1', 'slow:evt_b_1']);
+    await bus.close();
+  });
+
+  it('holds publications until it is opened, and fails those still held or unhandled when it closes', async () => {
+    const bus = new InProcessEventBus({ retryDelayMs: 5, held: true });
+    const seen: string[] = [];
+    const published = bus.publish('t', [event('a', 1)]);
+    // A group that subscribes after the publication, before the bus opens, still gets the event.
+    await bus.subscribe('t', 'late', async (e) => void seen.push(e.id));
+    await settle();
+    expect(seen).toEqual([]);
+    bus.open();
+    await published;
+    expect(seen).toEqual(['evt_a_1']);
+
+    const failing = new InProcessEventBus({ retryDelayMs: 5 });
+    await failing.subscribe('t', 'g', () => Promise.reject(new Error('down')));
+    const never = failing.publish('t', [event('a', 2)]);
+    await settle();
+    // Closing ends the retries: the publication fails, so a relay keeps its outbox row.
+    await failing.close();
+    await expect(never).rejects.toThrow('down');
+    const held = new InProcessEventBus({ held: true });
+    const waiting = held.publish('t', [event('a', 3)]);
+    await held.close();
+    await expect(waiting).rejects.toThrow('event bus closed');
+    await bus.close();
+  });
 });

@@ -24,6 +24,7 @@ import { Lifecycle } from './lifecycle';
 import { PublicBaseUrl } from './object-storage.providers';
 import { LocalObjectStorage, OBJECT_STORAGE, installLocalObjectRoutes } from '@gen/storage';
 import { NestPinoLogger } from './nest-logger';
+import { EVENT_BUS, InProcessEventBus } from '@gen/messaging';
 
 /** An app without an accounts module fails closed: every credential is unknown to it. */
 const refuseKeys: ApiKeyAuthenticator = { authenticate: async () => null };
@@ -83,6 +84,10 @@ export async function createHttpApp(
     done();
   });
   await app.init();
+  // Every module has subscribed: the in-process bus may deliver now (work left in an outbox by a crash
+  // included). Kafka needs no such gate: it keeps events for groups that subscribe later.
+  const bus = optional<unknown>(app, EVENT_BUS);
+  if (bus instanceof InProcessEventBus) bus.open();
   logger.info({ config: describeConfig(config) }, 'configuration loaded');
   return app;
 }

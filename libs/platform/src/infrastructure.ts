@@ -52,7 +52,8 @@ export function infrastructureProviders(appName: string, logger: Logger): Provid
       useFactory: (config: AppConfig): EventBus =>
         distributed(config) && config.KAFKA_BROKERS
           ? new KafkaEventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: appName, logger })
-          : new InProcessEventBus(),
+          : // Held until the app has started: see createHttpApp.
+            new InProcessEventBus({ held: true }),
     },
     {
       provide: RATE_LIMIT_STORE,
