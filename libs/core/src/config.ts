@@ -161,7 +161,15 @@ export const ConfigSchema = Type.Object(
       minimum: 1,
       maximum: 1000,
       default: 8,
-      description: 'Tasks one runner process executes at once per model; more wait in its queue.',
+      description:
+        'Tasks one runner process executes at once per model; more wait, unclaimed, in the runner queue (runner.jobs) for any runner.',
+    }),
+    RUNNER_LEASE_MS: Type.Integer({
+      minimum: 1000,
+      maximum: 600_000,
+      default: 10_000,
+      description:
+        'How long a runner holds a task it claimed without renewing (renewed every third of it while the task runs): after a runner dies, its tasks are run again by another runner (or itself restarted) within this time.',
     }),
     SHUTDOWN_GRACE_MS: Type.Integer({
       minimum: 0,

@@ -1,4 +1,5 @@
 export { RunnerModule } from './runner.module';
-export { RUNNER_LOGGER, type RunnerLogger } from './task-runner.worker';
-export { outputKey } from './execute-task.use-case';
-export { PerModelLimiter } from './per-model-limiter';
+export { outputKey } from './use-cases/execute-task.use-case';
+export { JobRepository, RUNNER_SCHEMA, type Job } from './persistence/job.repository';
+export { JobDispatcher } from './workers/job-dispatcher';
+export { TaskCreatedConsumer, RUNNER_CONSUMER_GROUP } from './events/task-created.consumer';

@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
-import { TaskRunnerWorker } from './task-runner.worker';
+import { TaskCreatedConsumer } from './events/task-created.consumer';
+import { JobRepository } from './persistence/job.repository';
+import { JobDispatcher } from './workers/job-dispatcher';
 
 /**
- * The runner: executes created tasks through the provider adapters and stores their outputs. Needs EVENT_BUS,
- * OBJECT_STORAGE, CLOCK and APP_CONFIG from the composing app.
+ * The runner: queues created tasks durably (`runner.jobs`), runs them under leases through the provider
+ * adapters and stores their outputs. Needs EVENT_BUS, DATABASE, OBJECT_STORAGE, CLOCK and APP_CONFIG from the
+ * composing app.
  */
-@Module({ providers: [TaskRunnerWorker] })
+@Module({ providers: [JobRepository, JobDispatcher, TaskCreatedConsumer] })
 export class RunnerModule {}

@@ -1,0 +1,45 @@
+import {
+  Inject,
+  Injectable,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { TaskEventType, Topics, type EventEnvelope, type TaskCreatedPayload } from '@gen/contracts';
+import { EVENT_BUS, type EventBus, type Subscription } from '@gen/messaging';
+import { JobRepository } from '../persistence/job.repository';
+import { JobDispatcher } from '../workers/job-dispatcher';
+
+/** The consumer group of the runners on task.lifecycle. */
+export const RUNNER_CONSUMER_GROUP = 'runner';
+
+/**
+ * Consumes task.created (group `runner`): the task is written to the runner queue before the handler
+ * resolves, so the event is acknowledged (the Kafka offset committed, the embedded outbox row deleted) only
+ * once the task is durably queued. A redelivered event adds nothing. Then a dispatcher claims it.
+ */
+@Injectable()
+export class TaskCreatedConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private subscription: Subscription | undefined;
+
+  constructor(
+    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    private readonly jobs: JobRepository,
+    private readonly dispatcher: JobDispatcher,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.subscription = await this.bus.subscribe(Topics.taskLifecycle, RUNNER_CONSUMER_GROUP, (event) =>
+      this.handle(event),
+    );
+  }
+
+  async handle(event: EventEnvelope): Promise<void> {
+    if (event.type !== TaskEventType.created) return;
+    await this.jobs.add(event.payload as TaskCreatedPayload, event.id);
+    this.dispatcher.wake();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.subscription?.stop();
+  }
+}
