@@ -85,6 +85,12 @@ export const ConfigSchema = Type.Object(
         description: 'Distributed mode: Kafka bootstrap brokers, `host:port[,host:port...]`.',
       }),
     ),
+    KAFKA_TOPIC_PREFIX: Type.String({
+      pattern: '^[A-Za-z0-9._-]{0,100}$',
+      default: '',
+      description:
+        'Distributed mode: prefix of every Kafka topic and consumer group this process uses, so that two fleets (or a fleet and its tests) can share one broker.',
+    }),
     REDIS_URL: Type.Optional(
       Type.String({
         pattern: '^rediss?://',

@@ -10,7 +10,21 @@ export interface KafkaEventBusOptions {
   readonly partitions?: number;
   /** Where the client's own messages go, as JSON lines of the service's log; kafkajs' console otherwise. */
   readonly logger?: Logger;
+  /** Put before every topic and consumer group name (KAFKA_TOPIC_PREFIX), so fleets can share a broker. */
+  readonly prefix?: string;
 }
+
+/**
+ * How long the broker waits for a silent consumer before it hands that consumer's partitions to the rest of
+ * its group: a consumer that died (kill -9) holds its partitions this long, and a restarted one waits as long
+ * to join. The broker's smallest allowed value by default (group.min.session.timeout.ms); kafkajs' own
+ * default is 30 s.
+ */
+export const CONSUMER_SESSION_TIMEOUT_MS = 6000;
+/** Tries at making sure a topic exists and has leaders before giving up (about 10 s in all). */
+const TOPIC_ATTEMPTS = 8;
+/** Heartbeats several times per session, as Kafka advises (at most a third of it). */
+export const CONSUMER_HEARTBEAT_MS = 1000;
 
 /** kafkajs' messages through the service's logger: one JSON line each, with the client's namespace. */
 export function kafkaLogCreator(logger: Logger) {
@@ -60,12 +74,24 @@ export class KafkaEventBus implements EventBus {
       ready = (async () => {
         await admin.connect();
         try {
-          // Creating a topic that exists is answered with an error the client logs: look first.
-          if (!(await admin.listTopics()).includes(topic)) {
-            await admin.createTopics({
-              topics: [{ topic, numPartitions: this.options.partitions ?? 3 }],
-              waitForLeaders: true,
-            });
+          // Several processes may create a new topic at once, and its partition leaders take a moment to
+          // be known everywhere: the broker's answers meanwhile are retriable, so try again for a while.
+          for (let attempt = 1; ; attempt += 1) {
+            try {
+              // Creating a topic that exists is answered with an error the client logs: look first.
+              if (!(await admin.listTopics()).includes(topic)) {
+                await admin.createTopics({
+                  topics: [{ topic, numPartitions: this.options.partitions ?? 3 }],
+                  waitForLeaders: true,
+                });
+              }
+              await admin.fetchTopicMetadata({ topics: [topic] });
+              return;
+            } catch (error) {
+              if (attempt >= TOPIC_ATTEMPTS || (error as { retriable?: boolean }).retriable === false)
+                throw error;
+              await new Promise((r) => setTimeout(r, 250 * attempt));
+            }
           }
         } finally {
           await admin.disconnect();
@@ -77,8 +103,13 @@ export class KafkaEventBus implements EventBus {
     return ready;
   }
 
-  async publish(topic: string, events: readonly EventEnvelope[]): Promise<void> {
+  private named(name: string): string {
+    return `${this.options.prefix ?? ''}${name}`;
+  }
+
+  async publish(name: string, events: readonly EventEnvelope[]): Promise<void> {
     if (events.length === 0) return;
+    const topic = this.named(name);
     await this.ensureTopic(topic);
     this.connected ??= this.producer.connect();
     await this.connected;
@@ -93,15 +124,18 @@ export class KafkaEventBus implements EventBus {
     });
   }
 
-  async subscribe(topic: string, group: string, handler: EventHandler): Promise<Subscription> {
+  async subscribe(name: string, group: string, handler: EventHandler): Promise<Subscription> {
+    const topic = this.named(name);
     await this.ensureTopic(topic);
     // An idle fetch waits at most a second, so stopping a consumer takes about that, not kafkajs' 5 s.
     // One Kafka group per (group, topic): kafkajs assigns every topic of a group to all its members, so two
     // consumers of one group with different topics would be handed each other's partitions and never read
     // them. The port's meaning is unchanged: each `group` gets each event of `topic` once.
     const consumer = this.kafka.consumer({
-      groupId: kafkaGroupId(group, topic),
+      groupId: kafkaGroupId(this.named(group), topic),
       retry: { retries: 10 },
+      sessionTimeout: CONSUMER_SESSION_TIMEOUT_MS,
+      heartbeatInterval: CONSUMER_HEARTBEAT_MS,
       maxWaitTimeInMs: 1000,
     });
     this.consumers.add(consumer);
@@ -113,7 +147,10 @@ export class KafkaEventBus implements EventBus {
       await consumer.disconnect().catch(() => undefined);
       throw error;
     }
-    await consumer.run({
+    // Joining the group waits until the broker has heard from every member or given up on it: after a
+    // member's process died, up to CONSUMER_SESSION_TIMEOUT_MS. The app does not wait for that to start; it
+    // consumes from its committed offsets as soon as it is in.
+    const running = consumer.run({
       autoCommit: true,
       // Partitions are handled side by side; within one (so within one key) strictly one at a time.
       partitionsConsumedConcurrently: this.options.partitions ?? 3,
@@ -122,6 +159,9 @@ export class KafkaEventBus implements EventBus {
         await handler(JSON.parse(message.value.toString('utf8')) as EventEnvelope);
       },
     });
+    running.catch((error: unknown) =>
+      this.options.logger?.error({ err: error, topic, group }, 'Kafka consumer could not start'),
+    );
     return {
       stop: async () => {
         this.consumers.delete(consumer);

@@ -51,7 +51,12 @@ export function infrastructureProviders(appName: string, logger: Logger): Provid
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig): EventBus =>
         distributed(config) && config.KAFKA_BROKERS
-          ? new KafkaEventBus({ brokers: config.KAFKA_BROKERS.split(','), clientId: appName, logger })
+          ? new KafkaEventBus({
+              brokers: config.KAFKA_BROKERS.split(','),
+              clientId: appName,
+              logger,
+              prefix: config.KAFKA_TOPIC_PREFIX,
+            })
           : // Held until the app has started: see createHttpApp.
             new InProcessEventBus({ held: true }),
     },

@@ -29,8 +29,11 @@ export function outputKey(taskId: string, index: number, contentType: string): s
   return `outputs/${taskId}/${index}.${EXTENSIONS[contentType] ?? 'bin'}`;
 }
 
-/** Thrown when the runner stops while a task waits: the task is not reported, and expires. */
+/** Thrown when the runner stops while a task waits: the task is not reported, and is given back. */
 export class ExecutionAborted extends Error {}
+
+/** What a run reported. */
+export type ExecutionOutcome = 'succeeded' | 'failed' | 'late';
 
 /**
  * Runs one created task through the provider port and reports it on task.execution: started, then succeeded
@@ -49,16 +52,14 @@ export class ExecuteTask {
     this.provider = new OfflineMediaProvider(sleep);
   }
 
-  async execute(task: TaskCreatedPayload, causationId: string): Promise<void> {
-    if (this.clock.now().getTime() >= Date.parse(task.deadlineAt)) return;
+  /** Runs the task and reports it; resolves with what was reported (`late`: nothing, the deadline passed). */
+  async execute(task: TaskCreatedPayload, causationId: string): Promise<ExecutionOutcome> {
+    if (this.clock.now().getTime() >= Date.parse(task.deadlineAt)) return 'late';
     await this.report(task, causationId, ExecutionEventType.started, {
       taskId: task.taskId,
       startedAt: this.clock.now().toISOString(),
     });
-    if (!isOfflineMediaModel(task.model)) {
-      await this.fail(task, causationId, 'internal_error');
-      return;
-    }
+    if (!isOfflineMediaModel(task.model)) return this.fail(task, causationId, 'internal_error');
     let generation;
     try {
       generation = await this.provider.generate(
@@ -67,13 +68,9 @@ export class ExecuteTask {
       );
     } catch (error) {
       if (error instanceof ExecutionAborted) throw error;
-      await this.fail(task, causationId, 'internal_error');
-      return;
+      return this.fail(task, causationId, 'internal_error');
     }
-    if (generation.status === 'failed') {
-      await this.fail(task, causationId, generation.errorCode);
-      return;
-    }
+    if (generation.status === 'failed') return this.fail(task, causationId, generation.errorCode);
     const stored: MediaOutput[] = [];
     const assets: ExecutionAsset[] = [];
     for (const [index, output] of generation.outputs.entries()) {
@@ -105,14 +102,16 @@ export class ExecuteTask {
       usage: measuredUsage(stored),
       finishedAt: this.clock.now().toISOString(),
     });
+    return 'succeeded';
   }
 
-  private fail(task: TaskCreatedPayload, causationId: string, errorCode: string): Promise<void> {
-    return this.report(task, causationId, ExecutionEventType.failed, {
+  private async fail(task: TaskCreatedPayload, causationId: string, errorCode: string): Promise<'failed'> {
+    await this.report(task, causationId, ExecutionEventType.failed, {
       taskId: task.taskId,
       errorCode,
       finishedAt: this.clock.now().toISOString(),
     });
+    return 'failed';
   }
 
   private report(

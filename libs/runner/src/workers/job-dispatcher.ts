@@ -113,13 +113,20 @@ export class JobDispatcher implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   private async run(job: Job): Promise<void> {
-    const { taskId } = job.task;
-    if (job.runs > 1)
-      this.logger?.info({ taskId, runs: job.runs }, 'task claimed again after a lapsed lease');
+    const { taskId, model } = job.task;
+    const trail = { taskId, model, runs: job.runs, app: 'runner' };
+    this.logger?.info(trail, job.runs > 1 ? 'task started again (lease lapsed)' : 'task started');
     try {
-      await this.executor.execute(job.task, job.causationId);
+      const outcome = await this.executor.execute(job.task, job.causationId);
+      this.logger?.info(
+        trail,
+        outcome === 'late' ? 'task not started: past its deadline' : `task ${outcome}`,
+      );
     } catch (error) {
-      if (error instanceof ExecutionAborted) return;
+      if (error instanceof ExecutionAborted) {
+        this.logger?.info(trail, 'task given back (runner stopping)');
+        return;
+      }
       // Not reported: the lease lapses and the task is run again, by this runner or another.
       this.logger?.error({ taskId, err: error }, 'task execution could not be reported');
       return;
