@@ -6,10 +6,9 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { Topics } from '@gen/contracts';
-import { CLOCK, type Clock, type Logger } from '@gen/core';
+import { CLOCK, type Clock, LOGGER, type Logger } from '@gen/core';
 import { EVENT_BUS, OutboxRelay, type EventBus, type Subscription, OutboxSignal } from '@gen/messaging';
 import { DATABASE, type Database } from '@gen/persistence';
-import { LOGGER } from '@gen/platform';
 import { IDEMPOTENCY_WINDOW_MS } from '../domain/task-options';
 import { TASKS_SCHEMA, TasksPrisma } from '../persistence/tasks-prisma';
 import { TaskRepository } from '../persistence/task.repository';
