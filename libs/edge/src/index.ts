@@ -15,3 +15,4 @@ export * from './cache';
 export * from './query.pipe';
 export * from './direct-routes';
 export * from './rate-limit.interceptor';
+export * from './answer-cache';
