@@ -5,11 +5,12 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 /**
- * Module boundaries by Nx tags. Tests (`*.spec.ts`) may also use the `type:testing` library; production
- * code may not.
+ * Module boundaries by Nx tags. Tests (`*.spec.ts`) may also use the `type:testing` library and start an app
+ * through the `type:platform` wiring; production code may not. Only apps (and the test helpers) compose the
+ * platform: a domain library takes the logger, clock and config tokens from `type:core`.
  */
 function boundaries({ tests }) {
-  const testing = tests ? ['type:testing'] : [];
+  const testing = tests ? ['type:testing', 'type:platform'] : [];
   return {
     enforceBuildableLibDependency: false,
     allow: [],
@@ -25,12 +26,23 @@ function boundaries({ tests }) {
         onlyDependOnLibsWithTags: ['type:infra', 'type:core', 'type:contracts', ...testing],
       },
       {
+        sourceTag: 'type:platform',
+        onlyDependOnLibsWithTags: ['type:infra', 'type:core', 'type:contracts', ...testing],
+      },
+      {
         sourceTag: 'type:testing',
-        onlyDependOnLibsWithTags: ['type:infra', 'type:core', 'type:contracts'],
+        onlyDependOnLibsWithTags: ['type:platform', 'type:infra', 'type:core', 'type:contracts'],
       },
       {
         sourceTag: 'type:app',
-        onlyDependOnLibsWithTags: ['type:domain', 'type:infra', 'type:core', 'type:contracts', ...testing],
+        onlyDependOnLibsWithTags: [
+          'type:platform',
+          'type:domain',
+          'type:infra',
+          'type:core',
+          'type:contracts',
+          ...testing,
+        ],
       },
       { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
       { sourceTag: 'scope:accounts', onlyDependOnLibsWithTags: ['scope:accounts', 'scope:shared'] },
@@ -39,7 +51,13 @@ function boundaries({ tests }) {
       // modules whose ports they need in-process (see docs/architecture.md); domain libraries never meet.
       {
         sourceTag: 'scope:gateway',
-        onlyDependOnLibsWithTags: ['scope:shared', 'scope:accounts', 'scope:billing', 'scope:catalog', 'scope:tasks'],
+        onlyDependOnLibsWithTags: [
+          'scope:shared',
+          'scope:accounts',
+          'scope:billing',
+          'scope:catalog',
+          'scope:tasks',
+        ],
       },
       {
         sourceTag: 'scope:app-webhooks',
@@ -47,7 +65,13 @@ function boundaries({ tests }) {
       },
       {
         sourceTag: 'scope:app-tasks',
-        onlyDependOnLibsWithTags: ['scope:shared', 'scope:accounts', 'scope:billing', 'scope:catalog', 'scope:tasks'],
+        onlyDependOnLibsWithTags: [
+          'scope:shared',
+          'scope:accounts',
+          'scope:billing',
+          'scope:catalog',
+          'scope:tasks',
+        ],
       },
       {
         sourceTag: 'scope:app-billing',

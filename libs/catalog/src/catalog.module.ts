@@ -2,6 +2,9 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { AVAILABILITY_SOURCES, CATALOG, CatalogService } from './catalog.service';
 import { ModelsController } from './http/models.controller';
 import { TaskPricingService } from './task-pricing.service';
+import { GetModelUseCase } from './use-cases/get-model.use-case';
+import { ListModelsUseCase } from './use-cases/list-models.use-case';
+import { ListOpenAiModelsUseCase } from './use-cases/list-open-ai-models.use-case';
 import { CATALOG_PORT } from '@gen/contracts';
 import { environmentCredentials, type AvailabilitySources } from './domain/availability';
 import { catalogFilePath } from './load/catalog-file-path';
@@ -33,6 +36,9 @@ export class CatalogModule {
         { provide: AVAILABILITY_SOURCES, useValue: options.availability ?? environmentCredentials() },
         CatalogService,
         TaskPricingService,
+        ListModelsUseCase,
+        GetModelUseCase,
+        ListOpenAiModelsUseCase,
         { provide: CATALOG_PORT, useExisting: TaskPricingService },
       ],
       exports: [CatalogService, CATALOG_PORT],

@@ -46,6 +46,12 @@ export function loggableUrl(url: string): string {
 export type { Logger };
 
 /**
+ * The one injection token of the process's {@link Logger}. `PlatformModule` provides it globally; every library
+ * injects it from here, so no domain library needs the platform wiring to log.
+ */
+export const LOGGER = Symbol('Logger');
+
+/**
  * A request's logger that becomes a real pino child (with the request id bound) only when something logs
  * through it. Most requests never do (the access line goes through the root logger with `request_id`), so
  * the hot path does not build a child logger per request.

@@ -14,3 +14,5 @@ export * from './redis-rate-limit.store';
 export * from './cache';
 export * from './query.pipe';
 export * from './direct-routes';
+export * from './rate-limit.interceptor';
+export * from './answer-cache';

@@ -89,6 +89,12 @@ export function outboxChannel(schema: string): string {
  * The SQL (for a service's migration) that makes every statement inserting into `<schema>.outbox` send
  * NOTIFY `outbox_<schema>` at commit, waking the relay wherever it runs. One notification per statement, and
  * PostgreSQL folds identical ones of a transaction into one.
+ *
+ * The one source of this trigger. Nothing runs it at start: it is written out, once, in the migrations
+ * `libs/billing/prisma/migrations/20261125000000_outbox_notify` and `libs/tasks/prisma/migrations/
+ * 20261125000000_outbox_notify` (applied migrations are never edited: their checksum is recorded), and
+ * `outbox.spec.ts` ("service outboxes") fails when either stops containing exactly what this builds. A new
+ * service outbox pastes this output into its own migration and adds its schema to that test.
  */
 export function outboxNotifySql(schema: string): string {
   return `CREATE OR REPLACE FUNCTION "${schema}"."outbox_notify"() RETURNS trigger LANGUAGE plpgsql AS $$

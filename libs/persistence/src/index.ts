@@ -1,5 +1,5 @@
 export * from './database';
 export * from './migrate';
-export * from './service-prisma';
+export * from './service-schema';
 export * from './row-values';
 export * from './group-commit';

@@ -1,5 +1,5 @@
 import { Global, Module, type DynamicModule, type Type } from '@nestjs/common';
-import { APP_CONFIG, CLOCK, systemClock, type AppConfig, type Logger } from '@gen/core';
+import { APP_CONFIG, CLOCK, LOGGER, systemClock, type AppConfig, type Logger } from '@gen/core';
 import {
   HealthController,
   OPENAPI_DOCUMENT,
@@ -13,8 +13,6 @@ import { INFRASTRUCTURE_EXPORTS, infrastructureProviders } from './infrastructur
 import { Lifecycle } from './lifecycle';
 import { PublicBaseUrl, objectStorageProviders } from './object-storage.providers';
 import { OBJECT_STORAGE } from '@gen/storage';
-
-export const LOGGER = Symbol('Logger');
 
 export interface PlatformOptions {
   readonly config: AppConfig;

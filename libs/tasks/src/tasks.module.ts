@@ -6,7 +6,7 @@ import { TaskFlowWorker } from './events/task-flow.worker';
 import { TasksController } from './http/tasks.controller';
 import { TaskRepository } from './persistence/task.repository';
 import { OutboxSignal } from '@gen/messaging';
-import { TasksPrisma } from './persistence/tasks-prisma';
+import { TasksMigrations } from './persistence/tasks-schema';
 import { ApplyExecutionUseCase } from './use-cases/apply-execution.use-case';
 import { CreateTaskUseCase } from './use-cases/create-task.use-case';
 import { ExpireTasksUseCase } from './use-cases/expire-tasks.use-case';
@@ -43,7 +43,7 @@ export class TasksModule {
           allowPrivateCidrs: parseAllowPrivateCidrs(config.WEBHOOK_ALLOW_PRIVATE_CIDRS),
         }),
       },
-      TasksPrisma,
+      TasksMigrations,
       OutboxSignal,
       TaskRepository,
       PrepareTaskRequest,

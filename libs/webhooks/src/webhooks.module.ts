@@ -5,7 +5,7 @@ import { WebhookDeliveryWorker } from './events/webhook-delivery.worker';
 import { AdminDeliveriesController } from './http/admin-deliveries.controller';
 import { DeliveryRepository } from './persistence/delivery.repository';
 import { MessageRepository } from './persistence/message.repository';
-import { WebhooksPrisma } from './persistence/webhooks-prisma';
+import { WebhooksMigrations } from './persistence/webhooks-schema';
 import { DeliverCallbackUseCase } from './use-cases/deliver-callback.use-case';
 import { DeliverEndpointMessageUseCase } from './use-cases/deliver-endpoint-message.use-case';
 import { ListTaskWebhooksUseCase } from './use-cases/list-task-webhooks.use-case';
@@ -30,7 +30,7 @@ export class WebhooksModule {
       module: WebhooksModule,
       controllers: [AdminDeliveriesController, ...ENDPOINT_CONTROLLERS],
       providers: [
-        WebhooksPrisma,
+        WebhooksMigrations,
         DeliveryRepository,
         MessageRepository,
         WebhookSender,

@@ -1,14 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { servicePrisma } from '@gen/persistence';
+import { servicePrisma, serviceSchema } from '@gen/persistence';
 import { join } from 'node:path';
 import { PrismaClient } from '../generated/prisma/client';
 
-export const ACCOUNTS_SCHEMA = 'accounts';
-export const ACCOUNTS_MIGRATIONS = join(__dirname, '..', '..', 'prisma', 'migrations');
+export const ACCOUNTS_SCHEMA = serviceSchema('accounts', join(__dirname, '..', '..'));
 
 /** The accounts service's Prisma client; its migrations run when the module starts. */
 @Injectable()
-export class AccountsPrisma extends servicePrisma(PrismaClient, {
-  schema: ACCOUNTS_SCHEMA,
-  directory: ACCOUNTS_MIGRATIONS,
-}) {}
+export class AccountsPrisma extends servicePrisma(PrismaClient, ACCOUNTS_SCHEMA) {}

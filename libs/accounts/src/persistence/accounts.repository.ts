@@ -20,6 +20,25 @@ export interface ApiKeyWithAccount {
   readonly account: { readonly language: string | null; readonly groupName: string };
 }
 
+/** An API key as the console and the admin API see it: everything but its secret. */
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  readonly dailyCapE9: bigint;
+  readonly createdAt: Date;
+  readonly revokedAt: Date | null;
+}
+
+const API_KEY_RECORD = {
+  id: true,
+  accountId: true,
+  name: true,
+  dailyCapE9: true,
+  createdAt: true,
+  revokedAt: true,
+} as const satisfies Record<keyof ApiKeyRecord, true>;
+
 /** Data access of the accounts schema. Reads of tenant data take the account id. */
 @Injectable()
 export class AccountsRepository {
@@ -102,27 +121,15 @@ export class AccountsRepository {
     });
   }
 
-  findApiKey(keyId: string): Promise<{
-    id: string;
-    accountId: string;
-    name: string;
-    dailyCapE9: bigint;
-    createdAt: Date;
-    revokedAt: Date | null;
-  } | null> {
-    return this.prisma.apiKey.findUnique({
-      where: { id: keyId },
-      select: { id: true, accountId: true, name: true, dailyCapE9: true, createdAt: true, revokedAt: true },
-    });
+  findApiKey(keyId: string): Promise<ApiKeyRecord | null> {
+    return this.prisma.apiKey.findUnique({ where: { id: keyId }, select: API_KEY_RECORD });
   }
 
-  listApiKeys(
-    accountId: string,
-  ): Promise<{ id: string; name: string; dailyCapE9: bigint; createdAt: Date; revokedAt: Date | null }[]> {
+  listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
     return this.prisma.apiKey.findMany({
       where: { accountId },
       orderBy: { createdAt: 'asc' },
-      select: { id: true, name: true, dailyCapE9: true, createdAt: true, revokedAt: true },
+      select: API_KEY_RECORD,
     });
   }
 

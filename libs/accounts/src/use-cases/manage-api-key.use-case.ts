@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { BusinessCode } from '@gen/contracts';
 import { CLOCK, DomainError, formatUsd, type Clock } from '@gen/core';
 import { keyIdOf } from '../domain/credentials';
-import { AccountsRepository } from '../persistence/accounts.repository';
+import { AccountsRepository, type ApiKeyRecord } from '../persistence/accounts.repository';
 
 export interface ApiKeyView {
   readonly keyId: string;
@@ -22,9 +22,7 @@ export class ManageApiKeyUseCase {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  private async require(
-    keyOrId: string,
-  ): Promise<NonNullable<Awaited<ReturnType<AccountsRepository['findApiKey']>>>> {
+  private async require(keyOrId: string): Promise<ApiKeyRecord> {
     const keyId = keyIdOf(keyOrId) ?? keyOrId;
     const key = await this.accounts.findApiKey(keyId);
     if (!key) throw new DomainError(BusinessCode.NotFound, 'key.not_found');
@@ -46,17 +44,10 @@ export class ManageApiKeyUseCase {
   async list(accountId: string): Promise<ApiKeyView[]> {
     if (!(await this.accounts.findAccount(accountId)))
       throw new DomainError(BusinessCode.NotFound, 'account.not_found');
-    return (await this.accounts.listApiKeys(accountId)).map((k) => this.view({ ...k, accountId }));
+    return (await this.accounts.listApiKeys(accountId)).map((k) => this.view(k));
   }
 
-  private view(k: {
-    id: string;
-    accountId: string;
-    name: string;
-    dailyCapE9: bigint;
-    createdAt: Date;
-    revokedAt: Date | null;
-  }): ApiKeyView {
+  private view(k: ApiKeyRecord): ApiKeyView {
     return {
       keyId: k.id,
       accountId: k.accountId,

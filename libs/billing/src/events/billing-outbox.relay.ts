@@ -24,7 +24,7 @@ export class BillingOutboxRelay implements OnApplicationBootstrap, BeforeApplica
   onApplicationBootstrap(): void {
     if (!this.options.workers) return;
     this.relay = new OutboxRelay(this.database, this.bus, {
-      schema: BILLING_SCHEMA,
+      schema: BILLING_SCHEMA.schema,
       pollMs: this.options.relayPollMs,
       signal: this.outboxSignal,
     });

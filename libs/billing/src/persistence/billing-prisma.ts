@@ -1,14 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { servicePrisma } from '@gen/persistence';
+import { servicePrisma, serviceSchema } from '@gen/persistence';
 import { join } from 'node:path';
 import { PrismaClient } from '../generated/prisma/client';
 
-export const BILLING_SCHEMA = 'billing';
-export const BILLING_MIGRATIONS = join(__dirname, '..', '..', 'prisma', 'migrations');
+export const BILLING_SCHEMA = serviceSchema('billing', join(__dirname, '..', '..'));
 
-/** The billing service's Prisma client; its migrations run when the module starts. */
+/** The billing service's Prisma client (funding sources); its migrations run when the module starts. */
 @Injectable()
-export class BillingPrisma extends servicePrisma(PrismaClient, {
-  schema: BILLING_SCHEMA,
-  directory: BILLING_MIGRATIONS,
-}) {}
+export class BillingPrisma extends servicePrisma(PrismaClient, BILLING_SCHEMA) {}

@@ -6,12 +6,11 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { Topics } from '@gen/contracts';
-import { CLOCK, type Clock, type Logger } from '@gen/core';
+import { CLOCK, type Clock, LOGGER, type Logger } from '@gen/core';
 import { EVENT_BUS, OutboxRelay, type EventBus, type Subscription, OutboxSignal } from '@gen/messaging';
 import { DATABASE, type Database } from '@gen/persistence';
-import { LOGGER } from '@gen/platform';
 import { IDEMPOTENCY_WINDOW_MS } from '../domain/task-options';
-import { TASKS_SCHEMA, TasksPrisma } from '../persistence/tasks-prisma';
+import { TASKS_SCHEMA, TasksMigrations } from '../persistence/tasks-schema';
 import { TaskRepository } from '../persistence/task.repository';
 import { ApplyExecutionUseCase } from '../use-cases/apply-execution.use-case';
 import { ExpireTasksUseCase } from '../use-cases/expire-tasks.use-case';
@@ -42,8 +41,8 @@ export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplication
     @Inject(DATABASE) private readonly database: Database,
     @Inject(EVENT_BUS) private readonly bus: EventBus,
     @Inject(CLOCK) private readonly clock: Clock,
-    // Migrations run in TasksPrisma.onModuleInit, before any of this starts.
-    readonly prisma: TasksPrisma,
+    // Migrations run in TasksMigrations.onModuleInit, before any of this starts.
+    readonly migrations: TasksMigrations,
     private readonly tasks: TaskRepository,
     private readonly execution: ApplyExecutionUseCase,
     private readonly settlement: RecordSettlementUseCase,
@@ -55,7 +54,7 @@ export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplication
 
   async onApplicationBootstrap(): Promise<void> {
     this.relay = new OutboxRelay(this.database, this.bus, {
-      schema: TASKS_SCHEMA,
+      schema: TASKS_SCHEMA.schema,
 
       signal: this.outboxSignal,
     });

@@ -1,6 +1,6 @@
-import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { formatUsd, negotiateLanguage } from '@gen/core';
-import { QueryPipe, RATE_LIMIT_STORE, SchemaPipe, applyRateDecision, type RateLimitStore } from '@gen/edge';
+import { QueryPipe, RateLimited, SchemaPipe } from '@gen/edge';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateTaskUseCase } from '../use-cases/create-task.use-case';
 import { GetTaskUseCase } from '../use-cases/get-task.use-case';
@@ -32,7 +32,6 @@ export class TasksController {
     private readonly purgeTask: PurgeTaskUseCase,
     private readonly listTasks: ListTasksUseCase,
     private readonly usage: GetUsageUseCase,
-    @Inject(RATE_LIMIT_STORE) private readonly rateLimits: RateLimitStore,
   ) {}
 
   /** POST /api/v1/jobs/quote */
@@ -116,18 +115,11 @@ export class TasksController {
   /** GET /api/v1/usage: its own bucket per account (shared by the account's keys), failing closed. */
   @Get('usage')
   @Header('cache-control', 'no-store')
-  async usageOf(
-    @Req() request: FastifyRequest,
-    @Res({ passthrough: true }) reply: FastifyReply,
-    @Query(new QueryPipe(UsageQuery)) query: UsageQuery,
-  ) {
-    const principal = request.edge!.principal!;
-    const decision = await this.rateLimits.take(
-      `usage:${principal.accountId}`,
-      USAGE_RATE_POLICY,
-      Date.now(),
-    );
-    applyRateDecision(decision, reply);
-    return this.usage.execute(principal, query);
+  @RateLimited({
+    policy: USAGE_RATE_POLICY,
+    bucketOf: (request) => `usage:${request.edge!.principal!.accountId}`,
+  })
+  usageOf(@Req() request: FastifyRequest, @Query(new QueryPipe(UsageQuery)) query: UsageQuery) {
+    return this.usage.execute(request.edge!.principal!, query);
   }
 }

@@ -4,7 +4,7 @@ import { DATABASE, type Database } from '@gen/persistence';
 import type { TaskState } from '../domain/task-state';
 import { TASK_COLUMNS, taskRowOf, type TaskRow } from './task-row';
 import { OutboxSignal } from '@gen/messaging';
-import { TasksPrisma } from './tasks-prisma';
+import { TasksMigrations } from './tasks-schema';
 
 export interface IdempotencyRecord {
   readonly keyId: string;
@@ -56,7 +56,7 @@ export class TaskRepository {
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     // Injected so that the schema's migrations have run before the first query.
-    readonly prisma: TasksPrisma,
+    readonly migrations: TasksMigrations,
     private readonly outboxSignal: OutboxSignal,
   ) {}
 

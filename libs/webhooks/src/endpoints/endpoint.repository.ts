@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE, rowDate, rowJson, rowOptionalDate, type Database } from '@gen/persistence';
-import { WebhooksPrisma } from '../persistence/webhooks-prisma';
+import { WebhooksMigrations } from '../persistence/webhooks-schema';
 import type { EndpointStatus, WebhookEndpoint } from './endpoint';
 import type { EndpointEventName } from './event-names';
 
@@ -56,7 +56,7 @@ export class EndpointRepository {
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     // Injected so that the schema's migrations have run before the first query.
-    readonly prisma: WebhooksPrisma,
+    readonly migrations: WebhooksMigrations,
   ) {}
 
   /**

@@ -3,7 +3,7 @@ import { CONSOLE_SESSION_VERIFIER, type ConsolePrincipal } from '@gen/contracts'
 import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule } from '@gen/platform';
 import { OpenApiCheck, startApp, type RunningApp } from '@gen/testing';
-import { WebhooksPrisma } from '../persistence/webhooks-prisma';
+import { WebhooksMigrations } from '../persistence/webhooks-schema';
 import { EndpointRepository } from './endpoint.repository';
 import { ENDPOINT_CONTROLLERS, ENDPOINT_PROVIDERS, endpointsOpenApi } from './index';
 
@@ -22,7 +22,7 @@ const rootModule = (config: AppConfig, logger: Logger): DynamicModule => ({
   imports: [PlatformModule.forRoot({ config, logger, openApi: [endpointsOpenApi] })],
   controllers: ENDPOINT_CONTROLLERS,
   providers: [
-    WebhooksPrisma,
+    WebhooksMigrations,
     ...ENDPOINT_PROVIDERS,
     {
       provide: CONSOLE_SESSION_VERIFIER,

@@ -4,7 +4,7 @@ import { migrate, type Database } from '@gen/persistence';
 import { PrivateCidrAllowList, type HostResolver } from '@gen/ssrf';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '@gen/testing';
 import { endpointSecretKey } from '@gen/webhook-signing';
-import { WEBHOOKS_MIGRATIONS, WEBHOOKS_SCHEMA, type WebhooksPrisma } from '../persistence/webhooks-prisma';
+import { WEBHOOKS_SCHEMA, type WebhooksMigrations } from '../persistence/webhooks-schema';
 import { CreateEndpointUseCase, type CreateEndpointInput } from './create-endpoint.use-case';
 import { MAX_ENDPOINTS_PER_ACCOUNT, secretsForSigning } from './endpoint';
 import { EndpointRepository } from './endpoint.repository';
@@ -62,8 +62,8 @@ describe.each(DATABASE_KINDS)('webhook endpoint use cases on %s', (kind) => {
   beforeAll(async () => {
     test = await openTestDatabase(kind);
     database = test.database;
-    await migrate(database, { schema: WEBHOOKS_SCHEMA, directory: WEBHOOKS_MIGRATIONS });
-    repository = new EndpointRepository(database, {} as WebhooksPrisma);
+    await migrate(database, WEBHOOKS_SCHEMA);
+    repository = new EndpointRepository(database, {} as WebhooksMigrations);
     const clock = { now: () => now };
     const urls = new EndpointUrlPolicy(PrivateCidrAllowList.EMPTY, lookup);
     create = new CreateEndpointUseCase(repository, urls, clock);

@@ -10,7 +10,7 @@ import { UpdateEndpointUseCase } from './update-endpoint.use-case';
 
 /**
  * Account-level webhook endpoints (management). The providers need DATABASE, CLOCK and APP_CONFIG, and the
- * module's WebhooksPrisma (migrations run before the first query).
+ * module's WebhooksMigrations (migrations run before the first query).
  */
 export const ENDPOINT_PROVIDERS: Provider[] = [
   EndpointRepository,

@@ -12,9 +12,8 @@ import {
   type EventEnvelope,
   type TaskTerminalPayload,
 } from '@gen/contracts';
-import { APP_CONFIG, CLOCK, newId, type AppConfig, type Clock, type Logger } from '@gen/core';
+import { APP_CONFIG, CLOCK, newId, type AppConfig, type Clock, LOGGER, type Logger } from '@gen/core';
 import { EVENT_BUS, type EventBus, type Subscription } from '@gen/messaging';
-import { LOGGER } from '@gen/platform';
 import { DeliveryRepository } from '../persistence/delivery.repository';
 import { MessageRepository } from '../persistence/message.repository';
 import { DeliverCallbackUseCase } from '../use-cases/deliver-callback.use-case';

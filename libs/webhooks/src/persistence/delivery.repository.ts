@@ -7,7 +7,7 @@ import {
   type OutboundProgress,
   type OutboundTables,
 } from './outbound-queue';
-import { WebhooksPrisma } from './webhooks-prisma';
+import { WebhooksMigrations } from './webhooks-schema';
 
 /** One task callback delivery: its target, the record it carries, and where its attempts stand. */
 export interface DeliveryRow extends OutboundProgress<'pending' | 'delivered' | 'failed'> {
@@ -49,7 +49,7 @@ export class DeliveryRepository extends OutboundQueue<DeliveryRow> {
   constructor(
     @Inject(DATABASE) db: Database,
     // Injected so that the schema's migrations have run before the first query.
-    readonly prisma: WebhooksPrisma,
+    readonly migrations: WebhooksMigrations,
   ) {
     super(db, TABLES, rowOf);
   }

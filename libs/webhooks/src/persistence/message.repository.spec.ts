@@ -3,7 +3,7 @@ import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '@gen/testin
 import { EndpointRepository } from '../endpoints/endpoint.repository';
 import { MessageRepository, type MessageRow, type NewMessage } from './message.repository';
 import type { AttemptRecord } from './outbound-queue';
-import { WEBHOOKS_MIGRATIONS, WEBHOOKS_SCHEMA, type WebhooksPrisma } from './webhooks-prisma';
+import { WEBHOOKS_SCHEMA, type WebhooksMigrations } from './webhooks-schema';
 
 const T0 = new Date('2026-11-25T10:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -20,9 +20,9 @@ describe.each(DATABASE_KINDS)('endpoint messages on %s', (kind) => {
   beforeAll(async () => {
     test = await openTestDatabase(kind);
     database = test.database;
-    await migrate(database, { schema: WEBHOOKS_SCHEMA, directory: WEBHOOKS_MIGRATIONS });
-    messages = new MessageRepository(database, {} as WebhooksPrisma);
-    endpoints = new EndpointRepository(database, {} as WebhooksPrisma);
+    await migrate(database, WEBHOOKS_SCHEMA);
+    messages = new MessageRepository(database, {} as WebhooksMigrations);
+    endpoints = new EndpointRepository(database, {} as WebhooksMigrations);
   });
   afterAll(() => test.close());
 

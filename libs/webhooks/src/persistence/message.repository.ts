@@ -9,7 +9,7 @@ import {
   type OutboundProgress,
   type OutboundTables,
 } from './outbound-queue';
-import { WebhooksPrisma } from './webhooks-prisma';
+import { WebhooksMigrations } from './webhooks-schema';
 
 /**
  * `dropped`: not sent (further) because its endpoint was disabled or deleted; `failed`: its endpoint answered
@@ -63,7 +63,7 @@ export class MessageRepository extends OutboundQueue<MessageRow> {
   constructor(
     @Inject(DATABASE) db: Database,
     // Injected so that the schema's migrations have run before the first query.
-    readonly prisma: WebhooksPrisma,
+    readonly migrations: WebhooksMigrations,
   ) {
     super(db, TABLES, rowOf);
   }

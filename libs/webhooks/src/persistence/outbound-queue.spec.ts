@@ -2,7 +2,7 @@ import { migrate, type Database } from '@gen/persistence';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '@gen/testing';
 import { DeliveryRepository, type DeliveryRow } from './delivery.repository';
 import type { AttemptRecord } from './outbound-queue';
-import { WEBHOOKS_MIGRATIONS, WEBHOOKS_SCHEMA, type WebhooksPrisma } from './webhooks-prisma';
+import { WEBHOOKS_SCHEMA, type WebhooksMigrations } from './webhooks-schema';
 
 const T0 = new Date('2026-11-25T10:00:00.000Z');
 const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
@@ -18,14 +18,14 @@ describe.each(DATABASE_KINDS)('group-committed attempt records on %s', (kind) =>
   beforeAll(async () => {
     test = await openTestDatabase(kind);
     database = test.database;
-    await migrate(database, { schema: WEBHOOKS_SCHEMA, directory: WEBHOOKS_MIGRATIONS });
+    await migrate(database, WEBHOOKS_SCHEMA);
     // The same database, counting the statements the repository sends.
     const counting = Object.create(database) as Database;
     counting.query = ((sql: string, params?: unknown[]) => {
       statements += 1;
       return database.query(sql, params);
     }) as Database['query'];
-    deliveries = new DeliveryRepository(counting, {} as WebhooksPrisma);
+    deliveries = new DeliveryRepository(counting, {} as WebhooksMigrations);
   });
   afterAll(() => test.close());
 

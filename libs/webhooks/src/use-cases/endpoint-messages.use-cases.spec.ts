@@ -12,7 +12,7 @@ import { enabledState } from '../endpoints/endpoint';
 import { EndpointRepository } from '../endpoints/endpoint.repository';
 import type { EndpointEventName } from '../endpoints/event-names';
 import { MessageRepository } from '../persistence/message.repository';
-import { WEBHOOKS_MIGRATIONS, WEBHOOKS_SCHEMA, type WebhooksPrisma } from '../persistence/webhooks-prisma';
+import { WEBHOOKS_SCHEMA, type WebhooksMigrations } from '../persistence/webhooks-schema';
 import { DeliverEndpointMessageUseCase } from './deliver-endpoint-message.use-case';
 import { MESSAGE_URL_SECONDS, QueueEndpointMessagesUseCase } from './queue-endpoint-messages.use-case';
 
@@ -56,9 +56,9 @@ describe.each(DATABASE_KINDS)('endpoint messages, queued and delivered, on %s', 
   beforeAll(async () => {
     test = await openTestDatabase(kind);
     database = test.database;
-    await migrate(database, { schema: WEBHOOKS_SCHEMA, directory: WEBHOOKS_MIGRATIONS });
-    endpoints = new EndpointRepository(database, {} as WebhooksPrisma);
-    messages = new MessageRepository(database, {} as WebhooksPrisma);
+    await migrate(database, WEBHOOKS_SCHEMA);
+    endpoints = new EndpointRepository(database, {} as WebhooksMigrations);
+    messages = new MessageRepository(database, {} as WebhooksMigrations);
     const clock = { now: () => now };
     const accounts: AccountDirectory = {
       exists: async () => true,

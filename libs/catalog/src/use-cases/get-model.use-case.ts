@@ -1,0 +1,19 @@
+import { Injectable } from '@nestjs/common';
+import { AnswerCache, type SerializedJson } from '@gen/edge';
+import { CatalogService } from '../catalog.service';
+
+/** One model record priced for the caller, serialised and kept for a second (as the list). */
+@Injectable()
+export class GetModelUseCase {
+  private readonly answers = new AnswerCache();
+
+  constructor(private readonly catalog: CatalogService) {}
+
+  /** The id may be an alias; an unknown one throws before anything is kept. */
+  execute(idOrAlias: string, multiplier: string | bigint): SerializedJson {
+    const model = this.catalog.resolve(idOrAlias);
+    return this.answers.get(`${model.id}|${String(multiplier)}`, () =>
+      this.catalog.get(model.id, { multiplier }),
+    );
+  }
+}
