@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TaskCreatedConsumer } from './events/task-created.consumer';
 import { JobRepository } from './persistence/job.repository';
+import { RunnerMigrations } from './persistence/runner-schema';
 import { JobDispatcher } from './workers/job-dispatcher';
 
 /**
@@ -8,5 +9,5 @@ import { JobDispatcher } from './workers/job-dispatcher';
  * adapters and stores their outputs. Needs EVENT_BUS, DATABASE, OBJECT_STORAGE, CLOCK and APP_CONFIG from the
  * composing app.
  */
-@Module({ providers: [JobRepository, JobDispatcher, TaskCreatedConsumer] })
+@Module({ providers: [RunnerMigrations, JobRepository, JobDispatcher, TaskCreatedConsumer] })
 export class RunnerModule {}

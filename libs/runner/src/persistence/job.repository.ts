@@ -1,10 +1,7 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { TaskCreatedPayload } from '@gen/contracts';
-import { DATABASE, GroupCommit, migrate, type Database } from '@gen/persistence';
-import { join } from 'node:path';
-
-export const RUNNER_SCHEMA = 'runner';
-export const RUNNER_MIGRATIONS = join(__dirname, '..', '..', 'prisma', 'migrations');
+import { DATABASE, GroupCommit, type Database } from '@gen/persistence';
+import { RUNNER_SCHEMA, RunnerMigrations } from './runner-schema';
 
 /** A task in the runner queue, as a runner claims it. */
 export interface Job {
@@ -31,7 +28,7 @@ interface JobRow {
   runs: number;
 }
 
-const T = `"${RUNNER_SCHEMA}"."jobs"`;
+const T = `"${RUNNER_SCHEMA.schema}"."jobs"`;
 
 /**
  * The runner queue (`runner.jobs`, SQL through DATABASE like the other hot queues). Adding is idempotent per
@@ -39,7 +36,7 @@ const T = `"${RUNNER_SCHEMA}"."jobs"`;
  * leases every row it takes; rows whose lease lapsed are waiting again. Hot writes are group-committed.
  */
 @Injectable()
-export class JobRepository implements OnModuleInit {
+export class JobRepository {
   private readonly adds = new GroupCommit<{ task: TaskCreatedPayload; causationId: string }, void>({
     many: async (inputs) => {
       await this.database.query(
@@ -72,11 +69,11 @@ export class JobRepository implements OnModuleInit {
     },
   });
 
-  constructor(@Inject(DATABASE) private readonly database: Database) {}
-
-  async onModuleInit(): Promise<void> {
-    await migrate(this.database, { schema: RUNNER_SCHEMA, directory: RUNNER_MIGRATIONS });
-  }
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    // Built first, so the migrations have run when the queue is used.
+    readonly migrations: RunnerMigrations,
+  ) {}
 
   /** Records a created task; resolves once it is durable. A task already queued (or finished) is kept. */
   add(task: TaskCreatedPayload, causationId: string): Promise<void> {

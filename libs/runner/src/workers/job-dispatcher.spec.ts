@@ -11,6 +11,7 @@ import { LocalObjectStorage } from '@gen/storage';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '@gen/testing';
 import { TaskCreatedConsumer } from '../events/task-created.consumer';
 import { JobRepository } from '../persistence/job.repository';
+import { RunnerMigrations } from '../persistence/runner-schema';
 import { JobDispatcher } from './job-dispatcher';
 
 function created(
@@ -60,13 +61,13 @@ class Runner {
       baseUrl: 'http://127.0.0.1',
       secret: Buffer.alloc(32, 7),
     });
-    this.jobs = new JobRepository(db.database);
+    this.jobs = new JobRepository(db.database, new RunnerMigrations(db.database));
     this.dispatcher = new JobDispatcher(this.jobs, bus, storage, systemClock, config, null);
     this.consumer = new TaskCreatedConsumer(bus, this.jobs, this.dispatcher);
   }
 
   async start(): Promise<void> {
-    await this.jobs.onModuleInit();
+    await this.jobs.migrations.onModuleInit();
     this.dispatcher.onApplicationBootstrap();
     await this.consumer.onApplicationBootstrap();
   }
@@ -153,8 +154,8 @@ describe.each(DATABASE_KINDS)('the runner queue on %s', (kind) => {
 
   it('takes over the tasks of a runner that died once their lease lapses, and runs each to completion once', async () => {
     // What a runner killed while running three tasks leaves behind: three rows leased to it, never renewed.
-    const jobs = new JobRepository(db.database);
-    await jobs.onModuleInit();
+    const jobs = new JobRepository(db.database, new RunnerMigrations(db.database));
+    await jobs.migrations.onModuleInit();
     for (const n of [1, 2, 3]) await jobs.add(created(n, {}).payload, `evt_runner_${n}`);
     const leased = await jobs.claim({ owner: 'dead', leaseMs: 1000, perModel: 10, running: new Map() });
     expect(leased).toHaveLength(3);
@@ -200,8 +201,8 @@ describe.each(DATABASE_KINDS)('the runner queue on %s', (kind) => {
   });
 
   it('does not claim a task past its deadline, and sweeps it away', async () => {
-    const jobs = new JobRepository(db.database);
-    await jobs.onModuleInit();
+    const jobs = new JobRepository(db.database, new RunnerMigrations(db.database));
+    await jobs.migrations.onModuleInit();
     const late = created(9, {});
     await jobs.add({ ...late.payload, deadlineAt: new Date(Date.now() - 1000).toISOString() }, late.id);
     expect(await jobs.claim({ owner: 'me', leaseMs: 1000, perModel: 5, running: new Map() })).toEqual([]);

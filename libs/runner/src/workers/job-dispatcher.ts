@@ -8,9 +8,8 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { APP_CONFIG, CLOCK, type AppConfig, type Clock, type Logger } from '@gen/core';
+import { APP_CONFIG, CLOCK, LOGGER, type AppConfig, type Clock, type Logger } from '@gen/core';
 import { EVENT_BUS, type EventBus } from '@gen/messaging';
-import { LOGGER } from '@gen/platform';
 import { OBJECT_STORAGE, type ObjectStorage } from '@gen/storage';
 import { JobRepository, type Job } from '../persistence/job.repository';
 import { ExecuteTask, ExecutionAborted } from '../use-cases/execute-task.use-case';
