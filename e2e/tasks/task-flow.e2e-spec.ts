@@ -34,7 +34,8 @@ describe('the task flow across separate processes (distributed mode)', () => {
       TASK_DEADLINE_SECONDS: '8',
       // The callback receiver below listens on port 80 of a loopback address.
       WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8',
-      LOG_LEVEL: process.env['E2E_LOG_LEVEL'] ?? 'warn',
+      // Info: the task trail of every app is checked below.
+      LOG_LEVEL: process.env['E2E_LOG_LEVEL'] ?? 'info',
     };
     // Migrations run under advisory locks, so the apps may start together.
     [gateway, runner] = await Promise.all([startAppProcess('gateway', env), startAppProcess('runner', env)]);
@@ -64,13 +65,21 @@ describe('the task flow across separate processes (distributed mode)', () => {
     expect(codes.filter((code) => code !== 0)).toEqual([]);
   });
 
-  async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
+  async function call(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; json: Json; requestId: string }> {
     const response = await fetch(`${gateway.baseUrl}${path}`, {
       method,
       headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: response.status, json: (await response.json()) as Json };
+    return {
+      status: response.status,
+      json: (await response.json()) as Json,
+      requestId: response.headers.get('x-request-id') ?? '',
+    };
   }
 
   async function until(taskId: string, done: (task: Json) => boolean, ms = 60_000): Promise<Json> {
@@ -163,6 +172,34 @@ describe('the task flow across separate processes (distributed mode)', () => {
         .update(`${taskId}.${timestamp}.${digest}`)
         .digest('base64');
       expect(got[0]!.headers['x-webhook-signature']).toBe(expected);
+
+      // The task can be followed through the fleet: one info line per step, each with the task id, the
+      // X-Request-Id of the createTask call and the app that wrote it.
+      const requestId = created.requestId;
+      const deadlineTrail = Date.now() + 10_000;
+      const steps = (): string[] =>
+        apps
+          .flatMap((app) => app.output().split('\n'))
+          .filter((line) => line.startsWith('{') && line.includes(taskId))
+          .map((line) => JSON.parse(line) as Json)
+          .filter((line) => line['taskId'] === taskId && 'msg' in line)
+          .map(
+            (line) => `${String(line['app'])}: ${String(line['msg'])} ${String(line['request_id'] ?? '-')}`,
+          );
+      const expectedSteps = [
+        `gateway: task accepted ${requestId}`,
+        `runner: task dispatched to the runner queue ${requestId}`,
+        `runner: task started ${requestId}`,
+        `runner: task succeeded ${requestId}`,
+        `tasks: task running ${requestId}`,
+        `tasks: task succeeded ${requestId}`,
+        `billing: hold settled ${requestId}`,
+        `tasks: task settled ${requestId}`,
+        `webhooks: callback delivered -`,
+      ];
+      while (expectedSteps.some((step) => !steps().includes(step)) && Date.now() < deadlineTrail)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(steps()).toEqual(expect.arrayContaining(expectedSteps));
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

@@ -2,6 +2,7 @@ import {
   Inject,
   Injectable,
   Logger,
+  Optional,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
@@ -13,7 +14,7 @@ import {
   type TaskCreatedPayload,
   type TaskTerminalPayload,
 } from '@gen/contracts';
-import { DomainError, parseUsd } from '@gen/core';
+import { DomainError, LOGGER, parseUsd, type Logger as AppLogger } from '@gen/core';
 import { EVENT_BUS, type EventBus, type Subscription } from '@gen/messaging';
 import { BILLING_OPTIONS, type BillingOptions } from '../billing.options';
 import { ConfirmHoldUseCase } from '../use-cases/confirm-hold.use-case';
@@ -38,6 +39,7 @@ export class TaskLifecycleConsumer implements OnApplicationBootstrap, BeforeAppl
     private readonly settleHold: SettleHoldUseCase,
     private readonly releaseHold: ReleaseHoldUseCase,
     @Inject(BILLING_OPTIONS) private readonly options: BillingOptions,
+    @Optional() @Inject(LOGGER) private readonly trail: AppLogger | null = null,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -66,8 +68,10 @@ export class TaskLifecycleConsumer implements OnApplicationBootstrap, BeforeAppl
           const { taskId, charge } = event.payload as TaskTerminalPayload;
           if (event.type !== TaskEventType.succeeded && parseUsd(charge) === 0n) {
             await this.releaseHold.execute(taskId, { cause });
+            this.trail?.info({ taskId, request_id: event.correlationId }, 'hold released');
           } else {
             await this.settleHold.execute(taskId, charge, cause);
+            this.trail?.info({ taskId, request_id: event.correlationId, charge }, 'hold settled');
           }
           return;
         }

@@ -1,10 +1,12 @@
 import {
   Inject,
   Injectable,
+  Optional,
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { TaskEventType, Topics, type EventEnvelope, type TaskCreatedPayload } from '@gen/contracts';
+import { LOGGER, type Logger } from '@gen/core';
 import { EVENT_BUS, type EventBus, type Subscription } from '@gen/messaging';
 import { JobRepository } from '../persistence/job.repository';
 import { JobDispatcher } from '../workers/job-dispatcher';
@@ -25,6 +27,7 @@ export class TaskCreatedConsumer implements OnApplicationBootstrap, BeforeApplic
     @Inject(EVENT_BUS) private readonly bus: EventBus,
     private readonly jobs: JobRepository,
     private readonly dispatcher: JobDispatcher,
+    @Optional() @Inject(LOGGER) private readonly logger: Logger | null,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -35,7 +38,12 @@ export class TaskCreatedConsumer implements OnApplicationBootstrap, BeforeApplic
 
   async handle(event: EventEnvelope): Promise<void> {
     if (event.type !== TaskEventType.created) return;
-    await this.jobs.add(event.payload as TaskCreatedPayload, event.id);
+    const task = event.payload as TaskCreatedPayload;
+    await this.jobs.add(task, { causationId: event.id, correlationId: event.correlationId });
+    this.logger?.info(
+      { taskId: task.taskId, request_id: event.correlationId, model: task.model },
+      'task dispatched to the runner queue',
+    );
     this.dispatcher.wake();
   }
 

@@ -8,6 +8,8 @@ export interface Job {
   readonly task: TaskCreatedPayload;
   /** The id of the task.created event: the cause of every report. */
   readonly causationId: string;
+  /** The request that created the task (`X-Request-Id`), carried by every report. */
+  readonly correlationId: string;
   /** How many times a runner claimed it, this claim included (above 1: it is run again). */
   readonly runs: number;
 }
@@ -25,6 +27,7 @@ export interface ClaimRequest {
 interface JobRow {
   task: TaskCreatedPayload | string;
   causation_id: string;
+  correlation_id: string;
   runs: number;
 }
 
@@ -37,19 +40,24 @@ const T = `"${RUNNER_SCHEMA.schema}"."jobs"`;
  */
 @Injectable()
 export class JobRepository {
-  private readonly adds = new GroupCommit<{ task: TaskCreatedPayload; causationId: string }, void>({
+  private readonly adds = new GroupCommit<
+    { task: TaskCreatedPayload; causationId: string; correlationId: string },
+    void
+  >({
     many: async (inputs) => {
       await this.database.query(
-        `INSERT INTO ${T} ("task_id", "model", "task", "causation_id", "deadline_at")
-         SELECT j."task_id", j."model", j."task"::jsonb, j."causation_id", j."deadline_at"::timestamptz
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
-           AS j("task_id", "model", "task", "causation_id", "deadline_at")
+        `INSERT INTO ${T} ("task_id", "model", "task", "causation_id", "correlation_id", "deadline_at")
+         SELECT j."task_id", j."model", j."task"::jsonb, j."causation_id", j."correlation_id",
+                j."deadline_at"::timestamptz
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+           AS j("task_id", "model", "task", "causation_id", "correlation_id", "deadline_at")
          ON CONFLICT ("task_id") DO NOTHING`,
         [
           inputs.map((i) => i.task.taskId),
           inputs.map((i) => i.task.model),
           inputs.map((i) => JSON.stringify(i.task)),
           inputs.map((i) => i.causationId),
+          inputs.map((i) => i.correlationId),
           inputs.map((i) => i.task.deadlineAt),
         ],
       );
@@ -76,8 +84,8 @@ export class JobRepository {
   ) {}
 
   /** Records a created task; resolves once it is durable. A task already queued (or finished) is kept. */
-  add(task: TaskCreatedPayload, causationId: string): Promise<void> {
-    return this.adds.run({ task, causationId });
+  add(task: TaskCreatedPayload, cause: { causationId: string; correlationId: string }): Promise<void> {
+    return this.adds.run({ task, ...cause });
   }
 
   /**
@@ -106,12 +114,13 @@ export class JobRepository {
        SET "owner" = $1, "lease_until" = now() + $7::int * interval '1 millisecond', "runs" = j."runs" + 1
        FROM ranked
        WHERE j."task_id" = ranked."task_id" AND ranked."n" <= ranked."free"
-       RETURNING j."task", j."causation_id", j."runs"`,
+       RETURNING j."task", j."causation_id", j."correlation_id", j."runs"`,
       [request.owner, request.perModel, models, counts, full, request.window ?? 256, request.leaseMs],
     );
     return rows.map((row) => ({
       task: typeof row.task === 'string' ? (JSON.parse(row.task) as TaskCreatedPayload) : row.task,
       causationId: row.causation_id,
+      correlationId: row.correlation_id,
       runs: Number(row.runs),
     }));
   }

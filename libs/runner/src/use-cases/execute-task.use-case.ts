@@ -32,6 +32,12 @@ export function outputKey(taskId: string, index: number, contentType: string): s
 /** Thrown when the runner stops while a task waits: the task is not reported, and is given back. */
 export class ExecutionAborted extends Error {}
 
+/** Every report names the task.created event (cause) and the request that created the task (correlation). */
+export interface ReportCause {
+  readonly causationId: string;
+  readonly correlationId: string;
+}
+
 /** What a run reported. */
 export type ExecutionOutcome = 'succeeded' | 'failed' | 'late';
 
@@ -53,13 +59,13 @@ export class ExecuteTask {
   }
 
   /** Runs the task and reports it; resolves with what was reported (`late`: nothing, the deadline passed). */
-  async execute(task: TaskCreatedPayload, causationId: string): Promise<ExecutionOutcome> {
+  async execute(task: TaskCreatedPayload, cause: ReportCause): Promise<ExecutionOutcome> {
     if (this.clock.now().getTime() >= Date.parse(task.deadlineAt)) return 'late';
-    await this.report(task, causationId, ExecutionEventType.started, {
+    await this.report(task, cause, ExecutionEventType.started, {
       taskId: task.taskId,
       startedAt: this.clock.now().toISOString(),
     });
-    if (!isOfflineMediaModel(task.model)) return this.fail(task, causationId, 'internal_error');
+    if (!isOfflineMediaModel(task.model)) return this.fail(task, cause, 'internal_error');
     let generation;
     try {
       generation = await this.provider.generate(
@@ -68,9 +74,9 @@ export class ExecuteTask {
       );
     } catch (error) {
       if (error instanceof ExecutionAborted) throw error;
-      return this.fail(task, causationId, 'internal_error');
+      return this.fail(task, cause, 'internal_error');
     }
-    if (generation.status === 'failed') return this.fail(task, causationId, generation.errorCode);
+    if (generation.status === 'failed') return this.fail(task, cause, generation.errorCode);
     const stored: MediaOutput[] = [];
     const assets: ExecutionAsset[] = [];
     for (const [index, output] of generation.outputs.entries()) {
@@ -96,7 +102,7 @@ export class ExecuteTask {
       stored.push(output);
       assets.push({ ...facts, bytes: output.bytes.length, status: generation.assets });
     }
-    await this.report(task, causationId, ExecutionEventType.succeeded, {
+    await this.report(task, cause, ExecutionEventType.succeeded, {
       taskId: task.taskId,
       assets,
       usage: measuredUsage(stored),
@@ -105,8 +111,8 @@ export class ExecuteTask {
     return 'succeeded';
   }
 
-  private async fail(task: TaskCreatedPayload, causationId: string, errorCode: string): Promise<'failed'> {
-    await this.report(task, causationId, ExecutionEventType.failed, {
+  private async fail(task: TaskCreatedPayload, cause: ReportCause, errorCode: string): Promise<'failed'> {
+    await this.report(task, cause, ExecutionEventType.failed, {
       taskId: task.taskId,
       errorCode,
       finishedAt: this.clock.now().toISOString(),
@@ -116,7 +122,7 @@ export class ExecuteTask {
 
   private report(
     task: TaskCreatedPayload,
-    causationId: string,
+    cause: ReportCause,
     type: string,
     payload: unknown,
   ): Promise<void> {
@@ -126,8 +132,8 @@ export class ExecuteTask {
       version: 1,
       key: task.taskId,
       occurredAt: this.clock.now().toISOString(),
-      correlationId: task.taskId,
-      causationId,
+      correlationId: cause.correlationId,
+      causationId: cause.causationId,
       payload,
     };
     return this.bus.publish(Topics.taskExecution, [event]);

@@ -26,7 +26,7 @@ function created(
     version: 1,
     key: taskId,
     occurredAt: new Date().toISOString(),
-    correlationId: taskId,
+    correlationId: `req_runner_${n}`,
     causationId: taskId,
     payload: {
       taskId,
@@ -63,7 +63,7 @@ class Runner {
     });
     this.jobs = new JobRepository(db.database, new RunnerMigrations(db.database));
     this.dispatcher = new JobDispatcher(this.jobs, bus, storage, systemClock, config, null);
-    this.consumer = new TaskCreatedConsumer(bus, this.jobs, this.dispatcher);
+    this.consumer = new TaskCreatedConsumer(bus, this.jobs, this.dispatcher, null);
   }
 
   async start(): Promise<void> {
@@ -116,6 +116,11 @@ describe.each(DATABASE_KINDS)('the runner queue on %s', (kind) => {
       await new Promise((r) => setTimeout(r, 1200));
       expect(reported(ExecutionEventType.started)).toEqual(['job_runner_1']);
       expect(reported(ExecutionEventType.succeeded)).toEqual(['job_runner_1']);
+      // Every report carries the request that created the task, and names task.created as its cause.
+      expect(reports.map((e) => [e.correlationId, e.causationId])).toEqual([
+        ['req_runner_1', 'evt_runner_1'],
+        ['req_runner_1', 'evt_runner_1'],
+      ]);
       expect(await rows()).toEqual([{ task_id: 'job_runner_1', owner: null, runs: 1, finished: true }]);
     } finally {
       await runner.stop();
@@ -156,7 +161,8 @@ describe.each(DATABASE_KINDS)('the runner queue on %s', (kind) => {
     // What a runner killed while running three tasks leaves behind: three rows leased to it, never renewed.
     const jobs = new JobRepository(db.database, new RunnerMigrations(db.database));
     await jobs.migrations.onModuleInit();
-    for (const n of [1, 2, 3]) await jobs.add(created(n, {}).payload, `evt_runner_${n}`);
+    for (const n of [1, 2, 3])
+      await jobs.add(created(n, {}).payload, { causationId: `evt_runner_${n}`, correlationId: 'req_1' });
     const leased = await jobs.claim({ owner: 'dead', leaseMs: 1000, perModel: 10, running: new Map() });
     expect(leased).toHaveLength(3);
     const diedAt = Date.now();
@@ -204,7 +210,10 @@ describe.each(DATABASE_KINDS)('the runner queue on %s', (kind) => {
     const jobs = new JobRepository(db.database, new RunnerMigrations(db.database));
     await jobs.migrations.onModuleInit();
     const late = created(9, {});
-    await jobs.add({ ...late.payload, deadlineAt: new Date(Date.now() - 1000).toISOString() }, late.id);
+    await jobs.add(
+      { ...late.payload, deadlineAt: new Date(Date.now() - 1000).toISOString() },
+      { causationId: late.id, correlationId: 'req_1' },
+    );
     expect(await jobs.claim({ owner: 'me', leaseMs: 1000, perModel: 5, running: new Map() })).toEqual([]);
     expect(await jobs.deleteExpired()).toBe(1);
     expect(await rows()).toEqual([]);

@@ -113,10 +113,10 @@ export class JobDispatcher implements OnApplicationBootstrap, BeforeApplicationS
 
   private async run(job: Job): Promise<void> {
     const { taskId, model } = job.task;
-    const trail = { taskId, model, runs: job.runs, app: 'runner' };
+    const trail = { taskId, request_id: job.correlationId, model, runs: job.runs };
     this.logger?.info(trail, job.runs > 1 ? 'task started again (lease lapsed)' : 'task started');
     try {
-      const outcome = await this.executor.execute(job.task, job.causationId);
+      const outcome = await this.executor.execute(job.task, job);
       this.logger?.info(
         trail,
         outcome === 'late' ? 'task not started: past its deadline' : `task ${outcome}`,

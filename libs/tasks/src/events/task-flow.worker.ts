@@ -60,8 +60,19 @@ export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplication
     });
     this.relay.start();
     this.subscriptions = [
-      await this.bus.subscribe(Topics.taskExecution, 'tasks', (event) => this.execution.apply(event)),
-      await this.bus.subscribe(Topics.billingHolds, 'tasks', (event) => this.settlement.apply(event)),
+      await this.bus.subscribe(Topics.taskExecution, 'tasks', async (event) => {
+        const task = await this.execution.apply(event);
+        // The task trail: one line per step, with the task and the request that created it.
+        if (task) this.logger?.info({ taskId: task.id, request_id: task.requestId }, `task ${task.state}`);
+      }),
+      await this.bus.subscribe(Topics.billingHolds, 'tasks', async (event) => {
+        const settled = await this.settlement.apply(event);
+        if (settled)
+          this.logger?.info(
+            { taskId: settled.taskId, request_id: event.correlationId, cost: settled.charged },
+            'task settled',
+          );
+      }),
     ];
     this.timer = setInterval(() => {
       this.sweeping = this.sweeping.then(() => this.sweep());

@@ -32,23 +32,23 @@ export class ApplyExecutionUseCase {
     @Inject(CATALOG_PORT) private readonly catalog: CatalogPort,
   ) {}
 
-  async apply(event: EventEnvelope): Promise<void> {
+  /** Returns the task as the transition left it, or null when the event changed nothing. */
+  async apply(event: EventEnvelope): Promise<TaskRow | null> {
     switch (event.type) {
       case ExecutionEventType.started: {
         const payload = event.payload as ExecutionStartedPayload;
-        await this.tasks.transition(
+        return this.tasks.transition(
           payload.taskId,
           ['queued'],
           { state: 'running', startedAt: new Date(payload.startedAt) },
           null,
         );
-        return;
       }
       case ExecutionEventType.succeeded: {
         const payload = event.payload as ExecutionSucceededPayload;
         const task = await this.tasks.findById(payload.taskId);
         // A terminal task ignores later news (an expired task's late result).
-        if (!task || isTerminal(task.state)) return;
+        if (!task || isTerminal(task.state)) return null;
         const storedAny = payload.assets.some((a) => a.status !== 'unavailable');
         // Spec: if no file was stored, cost is 0. Never above the hold.
         const measured = storedAny ? this.charge(task, payload.usage) : 0n;
@@ -60,34 +60,32 @@ export class ApplyExecutionUseCase {
           usage: payload.usage,
           costE9: charge,
         } as const;
-        await this.tasks.transition(
+        return this.tasks.transition(
           task.id,
           IN_FLIGHT_STATES,
           change,
           terminalEvents({ ...task, ...change }, event.id, formatUsd(charge)),
         );
-        return;
       }
       case ExecutionEventType.failed: {
         const payload = event.payload as ExecutionFailedPayload;
         const task = await this.tasks.findById(payload.taskId);
-        if (!task || isTerminal(task.state)) return;
+        if (!task || isTerminal(task.state)) return null;
         const change = {
           state: 'failed',
           completedAt: new Date(payload.finishedAt),
           errorCode: payload.errorCode,
           costE9: 0n,
         } as const;
-        await this.tasks.transition(
+        return this.tasks.transition(
           task.id,
           IN_FLIGHT_STATES,
           change,
           terminalEvents({ ...task, ...change }, event.id, '0'),
         );
-        return;
       }
       default:
-        return;
+        return null;
     }
   }
 

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   BusinessCode,
   HOLDS_PORT,
@@ -10,7 +10,7 @@ import {
   type HoldsPort,
   type TaskCreatedPayload,
 } from '@gen/contracts';
-import { CLOCK, DomainError, newId, parseUsd, type Clock } from '@gen/core';
+import { CLOCK, DomainError, LOGGER, newId, parseUsd, type Clock, type Logger } from '@gen/core';
 import {
   DEFAULT_RETENTION_SECONDS,
   IDEMPOTENCY_WINDOW_MS,
@@ -68,6 +68,7 @@ export class CreateTaskUseCase {
     @Inject(HOLDS_PORT) private readonly holds: HoldsPort,
     @Inject(TASKS_OPTIONS) private readonly options: TasksOptions,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Optional() @Inject(LOGGER) private readonly logger: Logger | null = null,
   ) {}
 
   async execute(command: CreateTaskCommand): Promise<AcceptedTask> {
@@ -150,6 +151,11 @@ export class CreateTaskUseCase {
       await this.holds.release(taskId).catch(() => undefined);
       throw error;
     }
+    // The task trail starts here: one line per step, with the task and this request's id.
+    this.logger?.info(
+      { taskId, request_id: command.requestId, model: task.model, estimatedCost: prepared.estimate },
+      'task accepted',
+    );
     return task;
   }
 

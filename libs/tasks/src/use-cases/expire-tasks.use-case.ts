@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, type Clock } from '@gen/core';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { CLOCK, LOGGER, type Clock, type Logger } from '@gen/core';
 import { IN_FLIGHT_STATES } from '../domain/task-state';
 import { TaskRepository } from '../persistence/task.repository';
 import { terminalEvents } from './apply-execution.use-case';
@@ -13,6 +13,7 @@ export class ExpireTasksUseCase {
   constructor(
     private readonly tasks: TaskRepository,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Optional() @Inject(LOGGER) private readonly logger: Logger | null = null,
   ) {}
 
   /** Expires up to `limit` due tasks; returns how many it expired. */
@@ -27,7 +28,9 @@ export class ExpireTasksUseCase {
         change,
         terminalEvents({ ...task, ...change }, `deadline:${task.id}`, '0'),
       );
-      if (done) expired += 1;
+      if (!done) continue;
+      expired += 1;
+      this.logger?.info({ taskId: task.id, request_id: task.requestId }, 'task expired');
     }
     return expired;
   }

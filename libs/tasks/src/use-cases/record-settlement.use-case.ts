@@ -8,9 +8,11 @@ import { TaskRepository } from '../persistence/task.repository';
 export class RecordSettlementUseCase {
   constructor(private readonly tasks: TaskRepository) {}
 
-  async apply(event: EventEnvelope): Promise<void> {
-    if (event.type !== HoldEventType.settled && event.type !== HoldEventType.released) return;
+  /** Returns the task's final charge when this event settled it, null when it changed nothing. */
+  async apply(event: EventEnvelope): Promise<{ taskId: string; charged: string } | null> {
+    if (event.type !== HoldEventType.settled && event.type !== HoldEventType.released) return null;
     const payload = event.payload as HoldFinalPayload;
-    await this.tasks.markSettled(payload.holdId, parseUsd(payload.charged) ?? 0n);
+    const settled = await this.tasks.markSettled(payload.holdId, parseUsd(payload.charged) ?? 0n);
+    return settled ? { taskId: payload.holdId, charged: payload.charged } : null;
   }
 }

@@ -19,6 +19,7 @@ import { MessageRepository } from '../persistence/message.repository';
 import { DeliverCallbackUseCase } from '../use-cases/deliver-callback.use-case';
 import { DeliverEndpointMessageUseCase } from '../use-cases/deliver-endpoint-message.use-case';
 import { QueueEndpointMessagesUseCase } from '../use-cases/queue-endpoint-messages.use-case';
+import type { AttemptOutcome } from '../delivery/attempt-outcome';
 
 /**
  * How often due deliveries are looked for: retries are at least 10 s apart by default, and a new delivery is
@@ -103,15 +104,50 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
         this.deliveries.claimDue(now, LEASE_MS, BATCH),
         this.messages.claimDue(now, LEASE_MS, BATCH),
       ]);
-      await Promise.all([
+      const [callbackOutcomes, ...messageOutcomes] = await Promise.all([
         this.deliverCallback.attemptAll(callbacks),
         ...messages.map((message) => this.deliverMessage.attempt(message)),
       ]);
+      // The task trail: one line per attempt, with the task it is about.
+      callbacks.forEach((delivery, i) =>
+        this.logAttempt('callback', delivery.taskId, delivery.id, delivery.attempts + 1, callbackOutcomes[i]),
+      );
+      messages.forEach((message, i) =>
+        this.logAttempt(
+          'endpoint message',
+          message.taskId,
+          message.id,
+          message.attempts + 1,
+          messageOutcomes[i],
+        ),
+      );
       // A full batch: more may be due; look again at once rather than at the next tick.
       if (callbacks.length === BATCH || messages.length === BATCH) this.tick();
     } catch (error) {
       this.logger?.warn({ err: error }, 'webhook delivery pass failed; trying again shortly');
     }
+  }
+
+  private logAttempt(
+    kind: string,
+    taskId: string,
+    deliveryId: string,
+    attempt: number,
+    outcome: AttemptOutcome | string | undefined,
+  ): void {
+    if (outcome === undefined) return;
+    if (typeof outcome === 'string') {
+      this.logger?.info({ taskId, deliveryId, reason: outcome }, `${kind} dropped`);
+      return;
+    }
+    const line = {
+      taskId,
+      deliveryId,
+      attempt,
+      status: outcome.status,
+      reason: outcome.ok ? undefined : outcome.reason,
+    };
+    this.logger?.info(line, outcome.ok ? `${kind} delivered` : `${kind} attempt failed`);
   }
 
   async beforeApplicationShutdown(): Promise<void> {

@@ -8,6 +8,7 @@ CREATE TABLE "runner"."jobs" (
     "model" TEXT NOT NULL,
     "task" JSONB NOT NULL,
     "causation_id" TEXT NOT NULL,
+    "correlation_id" TEXT NOT NULL,
     "deadline_at" TIMESTAMPTZ(3) NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "owner" TEXT,
