@@ -237,11 +237,14 @@ describe('admin CLI, end to end against a running service', () => {
     expect([again.items[0]!['deliveryId'], again.items[0]!['attempts']]).toEqual([deliveryId, 2]);
     expect([again.messages[0]!['messageId'], again.messages[0]!['attempts']]).toEqual([messageId, 2]);
 
-    for (const unknown of ['whd_unknown', 'msg_unknown']) {
+    for (const unknown of ['whd_01J0000000000000000000000Z', 'msg_01J0000000000000000000000Z']) {
       const result = await cli([...base, 'webhooks', 'redeliver', '--delivery', unknown]);
       expect([result.code, result.stdout]).toEqual([1, '']);
       expect(JSON.parse(result.stderr).error.code).toBe(404);
     }
+    // Not shaped like a delivery or message id: refused before any lookup.
+    const malformed = await cli([...base, 'webhooks', 'redeliver', '--delivery', 'whd_unknown']);
+    expect([malformed.code, JSON.parse(malformed.stderr).error.code]).toEqual([1, 400]);
   });
 
   it('reads the URL and token from DATA_DIR/bootstrap.json when not given', async () => {
@@ -256,7 +259,8 @@ describe('admin CLI, end to end against a running service', () => {
     const cases: [string[], number, string | number][] = [
       [[...base, 'accounts', 'create'], 2, 'usage'],
       [[...base, 'frobnicate', 'now'], 2, 'usage'],
-      [[...base, 'keys', 'revoke', '--key', 'key_unknown'], 1, 404],
+      [[...base, 'keys', 'revoke', '--key', 'key_0000000000000000'], 1, 404],
+      [[...base, 'keys', 'revoke', '--key', 'key_unknown'], 1, 400],
       [[...base, 'credit', 'add', '--account', app.boot.accountId, '--amount', '-1'], 1, 400],
       [
         [...base, 'credit', 'add', '--account', app.boot.accountId, '--amount', '1', '--kind', 'grant'],

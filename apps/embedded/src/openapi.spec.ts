@@ -39,6 +39,7 @@ describe('the OpenAPI document agrees with what the service does', () => {
     await checked('GET', '/readyz');
     await checked('GET', '/api/v1/chat/credit', { headers: auth });
     await checked('GET', '/api/v1/chat/credit');
+    await checked('GET', '/api/v1/chat/credit?x=1', { headers: auth });
     const created = await checked('POST', '/admin/v1/accounts', {
       headers: admin,
       body: { name: 'doc', credit: '1.5', language: 'ko' },
@@ -50,6 +51,7 @@ describe('the OpenAPI document agrees with what the service does', () => {
       body: { name: 'doc' },
     });
     await checked('GET', `/admin/v1/accounts/${accountId}`, { headers: admin });
+    await checked('GET', '/admin/v1/accounts/acc_01J0000000000000000000000Z', { headers: admin });
     await checked('GET', '/admin/v1/accounts/acc_missing', { headers: admin });
     await checked('PATCH', `/admin/v1/accounts/${accountId}`, { headers: admin, body: { group: 'default' } });
     const key = await checked('POST', `/admin/v1/accounts/${accountId}/keys`, {
@@ -120,7 +122,7 @@ describe('the OpenAPI document agrees with what the service does', () => {
       if ((reply.json['data'] as { settled: boolean }).settled) break;
       await new Promise((r) => setTimeout(r, 25));
     }
-    await checked('GET', '/api/v1/jobs/recordInfo?taskId=job_unknown', { headers: auth });
+    await checked('GET', '/api/v1/jobs/recordInfo?taskId=job_01J0000000000000000000000Z', { headers: auth });
     await checked('POST', '/api/v1/jobs/retry', { headers: auth, body: { taskId } });
     const failed = await checked('POST', '/api/v1/jobs/createTask', {
       headers: auth,
@@ -134,7 +136,10 @@ describe('the OpenAPI document agrees with what the service does', () => {
     }
     await checked('POST', '/api/v1/jobs/retry', { headers: auth, body: { taskId: failedId } });
     await checked('POST', '/api/v1/jobs/purge', { headers: auth, body: { taskId } });
-    await checked('POST', '/api/v1/jobs/purge', { headers: auth, body: { taskId: 'job_unknown' } });
+    await checked('POST', '/api/v1/jobs/purge', {
+      headers: auth,
+      body: { taskId: 'job_01J0000000000000000000000Z' },
+    });
     await checked('GET', `/api/v1/jobs/recordInfo?taskId=${taskId}`, { headers: auth });
     const page = await checked('GET', '/api/v1/jobs?limit=1', { headers: auth });
     const cursor = (page.json['data'] as { nextCursor: string }).nextCursor;
@@ -145,7 +150,9 @@ describe('the OpenAPI document agrees with what the service does', () => {
     const admin = { authorization: `Bearer ${app.boot.adminToken}` };
     await checked('GET', `/admin/v1/webhook-deliveries?taskId=${taskId}`, { headers: admin });
     await checked('GET', '/admin/v1/webhook-deliveries', { headers: admin });
-    await checked('POST', '/admin/v1/webhook-deliveries/whd_unknown/redeliver', { headers: admin });
+    await checked('POST', '/admin/v1/webhook-deliveries/whd_01J0000000000000000000000Z/redeliver', {
+      headers: admin,
+    });
   });
 
   it('describes the account-level webhook endpoints as they answer', async () => {
@@ -166,7 +173,9 @@ describe('the OpenAPI document agrees with what the service does', () => {
     });
     await checked('GET', '/console/v1/webhook-endpoints', { headers: console });
     await checked('GET', `/console/v1/webhook-endpoints/${id}`, { headers: console });
-    await checked('GET', '/console/v1/webhook-endpoints/whe_unknown', { headers: console });
+    await checked('GET', '/console/v1/webhook-endpoints/whe_01J0000000000000000000000Z', {
+      headers: console,
+    });
     await checked('PATCH', `/console/v1/webhook-endpoints/${id}`, {
       headers: console,
       body: { enabled: false },

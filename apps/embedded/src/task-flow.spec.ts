@@ -197,7 +197,8 @@ describe('the native task flow in embedded mode: quote, createTask, the runner, 
       [{ ...sketch(), callBackUrl: 'https://203.0.113.7:8443/hook' }, 'Invalid callback URL'],
       [{ ...sketch(), callBackUrl: 'https://user:pw@203.0.113.7/hook' }, 'Invalid callback URL'],
       [{ ...sketch(), callBackUrl: 42 }, 'Invalid callback URL'],
-      [{ ...sketch(), quoteId: 'quo_x' }, 'expectedCost'],
+      [{ ...sketch(), quoteId: 'quo_x.y' }, 'expectedCost'],
+      [{ ...sketch(), quoteId: 'quo_x', expectedCost: '0.004' }, 'quoteId'],
     ];
     for (const [body, message] of cases) {
       const reply = await create(auth, body);
@@ -356,7 +357,7 @@ describe('the native task flow in embedded mode: quote, createTask, the runner, 
       };
       const sibling = await record({ authorization: `Bearer ${apiKey}` }, taskId);
       const stranger = await record((await customer('1')).auth, taskId);
-      const unknown = await record(auth, 'job_01JUNKJUNKJUNKJUNKJUNKJUNK');
+      const unknown = await record(auth, 'job_01J0000000000000000000000Z');
       for (const reply of [sibling, stranger, unknown]) {
         expect([reply.status, reply.json['code']]).toEqual([404, 404]);
       }
@@ -367,6 +368,9 @@ describe('the native task flow in embedded mode: quote, createTask, the runner, 
         headers: auth,
       });
       expect(repeated.status).toBe(400);
+      // An id not shaped like ours is refused before any lookup.
+      const malformed = await record(auth, 'job_01JUNKJUNKJUNKJUNKJUNKJUNK');
+      expect([malformed.status, malformed.json['msg']]).toEqual([400, 'Invalid value for field taskId.']);
     });
   });
 });
@@ -465,8 +469,10 @@ describe('retry, purge, history and usage', () => {
       taskId: source,
     });
     expect(sibling.status).toBe(404);
-    const unknown = await post(auth, '/api/v1/jobs/retry', { taskId: 'job_nothing' });
+    const unknown = await post(auth, '/api/v1/jobs/retry', { taskId: 'job_01J0000000000000000000000Z' });
     expect(unknown.status).toBe(404);
+    const malformed = await post(auth, '/api/v1/jobs/retry', { taskId: 'job_nothing' });
+    expect([malformed.status, malformed.json['code']]).toEqual([400, 400]);
   });
 
   it('purges the outputs and the prompt of a terminal task and keeps its billing', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes, randomFillSync } from 'node:crypto';
+import { Type, type TString } from '@sinclair/typebox';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -66,4 +67,25 @@ export function randomBase62(length: number): string {
     }
   }
   return out;
+}
+
+/** A ULID as a regular expression (no anchors): 26 Crockford base32 characters, upper case. */
+export const ULID_PATTERN = '[0-9A-HJKMNP-TV-Z]{26}';
+
+/**
+ * The whole-string pattern of the ids `newId(prefix)` makes (`^job_<ulid>$`). Ids taken from a request are
+ * checked against it before any query, so a malformed id (NUL, another shape) is a 400, never a lookup.
+ */
+export function ulidIdPattern(...prefixes: readonly string[]): string {
+  const prefix = prefixes.length === 1 ? prefixes[0]! : `(?:${prefixes.join('|')})`;
+  return `^${prefix}_${ULID_PATTERN}$`;
+}
+
+/** The schema of an id taken from a request (query, body or route parameter): `ulidIdPattern(...prefixes)`. */
+export function idSchema(...prefixes: readonly string[]): TString {
+  const shapes = prefixes.map((prefix) => `\`${prefix}_\``).join(' or ');
+  return Type.String({
+    pattern: ulidIdPattern(...prefixes),
+    description: `${shapes} and 26 Crockford base32 characters (a ULID); any other text is 400.`,
+  });
 }

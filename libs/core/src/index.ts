@@ -10,3 +10,4 @@ export * from './i18n/language';
 export * from './i18n/translate';
 export type { MessageId, MessageCatalog } from './i18n/messages/en';
 export * from './money-schema';
+export * from './well-formed-input';

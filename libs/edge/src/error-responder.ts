@@ -8,6 +8,7 @@ import {
   type MessageParams,
 } from '@gen/core';
 import type { FastifyRequest } from 'fastify';
+import type { EdgeState } from './edge-state';
 import { httpStatusOf } from './http-status-of';
 import { routeFamily, type RouteFamily } from './route-family';
 
@@ -26,6 +27,12 @@ interface Classified {
   readonly param: string | null;
   readonly unexpected: boolean;
 }
+
+/**
+ * What rendering needs to know of the request: a Fastify request, or what a connection-level refusal could
+ * read of one (see `client-errors.ts`).
+ */
+export type ErroredRequest = Pick<FastifyRequest, 'id' | 'url' | 'headers'> & { readonly edge?: EdgeState };
 
 /** Errors raised by Fastify itself (parsing, limits, routing), by their `code`. */
 function classifyFramework(
@@ -47,6 +54,10 @@ function classifyFramework(
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return { ...base, code: BusinessCode.InvalidRequest, messageId: 'request.invalid_json' };
+    // The router: a path that does not percent-decode, or a route parameter over maxParamLength.
+    case 'FST_ERR_BAD_URL':
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return { ...base, code: BusinessCode.InvalidRequest, messageId: 'request.invalid_url' };
     default:
       break;
   }
@@ -198,7 +209,7 @@ function errorBody(
  */
 export function renderError(
   error: unknown,
-  request: FastifyRequest,
+  request: ErroredRequest,
   bodyLimit: number,
 ): ErrorResponse & { unexpected: boolean } {
   const c = classify(error, bodyLimit);

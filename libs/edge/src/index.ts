@@ -7,6 +7,8 @@ export * from './cached-authenticator';
 export * from './credentials';
 export * from './install-edge';
 export * from './envelope-exception.filter';
+export * from './client-errors';
+export * from './well-formed-request';
 export * from './schema.pipe';
 export * from './health.controller';
 export * from './openapi';

@@ -21,6 +21,7 @@ import { bearerToken, compatApiKey, nativeApiKey, refuseQueryCredential } from '
 import type { EdgeState } from './edge-state';
 import type { RateDecision, RateLimitStore, TokenBucketPolicy } from './rate-limit';
 import { routeFamily, usesEnvelope } from './route-family';
+import { refuseIllFormedInput } from './well-formed-request';
 
 /** A key verifier whose recent answers can be read without waiting (see CachedApiKeyAuthenticator). */
 export interface PeekingApiKeyAuthenticator extends ApiKeyAuthenticator {
@@ -126,7 +127,8 @@ const SUCCESS = Object.fromEntries(
 
 /**
  * The edge pipeline, as Fastify hooks so that it runs before routing work and costs little:
- * request id, drain check, authentication per family, per-key rate limit, the success envelope, access log.
+ * request id, drain check, authentication per family, per-key rate limit, well-formed input (depth, NUL,
+ * lone surrogates) before any validation, the success envelope, access log.
  * Failures are thrown and rendered by the one exception filter.
  */
 export function installEdge(fastify: FastifyInstance, deps: EdgeDependencies): void {
@@ -147,6 +149,16 @@ export function installEdge(fastify: FastifyInstance, deps: EdgeDependencies): v
       const pending = authenticate(request, reply, edge, deps);
       if (pending) pending.then(() => done(), done);
       else done();
+    } catch (error) {
+      done(error as Error);
+    }
+  });
+
+  // After authentication (401 first) and body parsing, before any pipe, schema or use case reads a value.
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    try {
+      refuseIllFormedInput(request);
+      done();
     } catch (error) {
       done(error as Error);
     }

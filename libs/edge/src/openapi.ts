@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH } from '@gen/core';
 import { Type, type TSchema } from '@sinclair/typebox';
 
 /** A part of the OpenAPI document contributed by one library, next to the code it describes. */
@@ -23,7 +24,7 @@ export function envelopeOf(data: TSchema): TSchema {
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request: malformed JSON, unsupported content type, unknown or invalid field, bad query parameter.',
+  400: `Invalid request: malformed JSON or HTTP, unsupported content type, unknown or invalid field, an id not shaped like ours, bad query parameter, a JSON body nested more than ${MAX_JSON_DEPTH} levels, or text (in the body, query or path) holding NUL (U+0000) or a lone surrogate.`,
   401: 'Missing or invalid credential, a credential in the URL, or an authorization scheme other than Bearer.',
   402: 'Insufficient balance (40201) or spend cap reached (40202).',
   403: 'Not permitted.',

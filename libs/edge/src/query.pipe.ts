@@ -14,6 +14,10 @@ export function queryFlag(value: Static<typeof QueryBoolean> | undefined): boole
   return value === 'true' || value === '1';
 }
 
+/** The query of a route that takes no parameters: any parameter is 400 (with QueryPipe). */
+export const NoQuery = Type.Object({}, { additionalProperties: false });
+export type NoQuery = Static<typeof NoQuery>;
+
 /**
  * Validates a query string strictly: a parameter the schema does not name, one given twice, or one with an
  * empty value is a 400 naming it; then the values are checked against the schema (400 naming the first).

@@ -3,9 +3,16 @@ import { DomainError, firstProblem, validatorFor } from '@gen/core';
 import type { PipeTransform } from '@nestjs/common';
 import type { Static, TSchema } from '@sinclair/typebox';
 
-/** Validates a body or query against a TypeBox schema (ajv, compiled once); 400 names the first bad field. */
+/**
+ * Validates a body, query or route parameter against a TypeBox schema (ajv, compiled once); 400 names the
+ * first bad field. `name` names the value itself when it is not an object, e.g. the route parameter
+ * (`@Param('accountId', new SchemaPipe(AccountId, 'accountId'))`).
+ */
 export class SchemaPipe<T extends TSchema> implements PipeTransform<unknown, Static<T>> {
-  constructor(private readonly schema: T) {}
+  constructor(
+    private readonly schema: T,
+    private readonly name = 'body',
+  ) {}
 
   transform(value: unknown): Static<T> {
     if (
@@ -23,6 +30,6 @@ export class SchemaPipe<T extends TSchema> implements PipeTransform<unknown, Sta
         : problem.kind === 'missing'
           ? 'request.missing_field'
           : 'request.invalid_field';
-    throw new DomainError(BusinessCode.InvalidRequest, messageId, { field: problem.field || 'body' });
+    throw new DomainError(BusinessCode.InvalidRequest, messageId, { field: problem.field || this.name });
   }
 }

@@ -15,6 +15,8 @@ import {
   CachedApiKeyAuthenticator,
   EnvelopeExceptionFilter,
   MemoryRateLimitStore,
+  envelopeClientErrors,
+  envelopeFrameworkErrors,
   RATE_LIMIT_STORE,
   installEdge,
   type RateLimitStore,
@@ -48,13 +50,17 @@ export async function createHttpApp(
   config: AppConfig,
   logger: Logger,
 ): Promise<NestFastifyApplication> {
+  const genReqId = (): string => newId(IdPrefix.request);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
-    genReqId: () => newId(IdPrefix.request),
+    genReqId,
     // Every request-scoped log line carries `request_id`; the edge writes one access line per request.
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
     bodyLimit: config.BODY_LIMIT_BYTES,
     forceCloseConnections: 'idle',
+    // Refusals before a request reaches the exception filter (router, HTTP parser) still get the envelope.
+    frameworkErrors: envelopeFrameworkErrors(config.BODY_LIMIT_BYTES),
+    clientErrorHandler: envelopeClientErrors({ bodyLimit: config.BODY_LIMIT_BYTES, genReqId }),
   });
   const app = await NestFactory.create<NestFastifyApplication>(rootModule, adapter, {
     logger: new NestPinoLogger(logger),

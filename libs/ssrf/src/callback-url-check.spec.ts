@@ -1,5 +1,6 @@
 import {
   checkCallbackUrl,
+  hasUserInfo,
   INVALID_CALLBACK_URL_MESSAGE,
   MAX_CALLBACK_URL_LENGTH,
 } from './callback-url-check';
@@ -38,6 +39,23 @@ const lookup = resolverOf({
   'garbage.example.com': [v4('not-an-address')],
 });
 
+describe('hasUserInfo', () => {
+  it.each([
+    ['http://:@host/', true],
+    ['http://@host/', true],
+    ['http://a:b@host/', true],
+    ['http:host@x/', true],
+    ['http://host/', false],
+    ['http://host/path@x', false],
+    ['http://host?q=@', false],
+    ['http://host#@', false],
+    ['http://host\\@x', false],
+    ['https://hooks.example.com/a@b?c=@d', false],
+  ])('%s: %s', (raw, expected) => {
+    expect(hasUserInfo(raw)).toBe(expected);
+  });
+});
+
 describe('checkCallbackUrl', () => {
   it.each([
     ['ftp://hooks.example.com/', 'scheme'],
@@ -52,6 +70,14 @@ describe('checkCallbackUrl', () => {
     ['http://user@hooks.example.com/', 'credentials'],
     ['https://user:secret@hooks.example.com/', 'credentials'],
     ['https://:secret@hooks.example.com/', 'credentials'],
+    // Empty user info is still user info, although WHATWG URL drops it from the parsed URL.
+    ['http://:@93.184.216.34/', 'credentials'],
+    ['http://@93.184.216.34/', 'credentials'],
+    ['https://:@hooks.example.com/', 'credentials'],
+    ['http::@93.184.216.34/', 'credentials'],
+    ['http:\\\\:@93.184.216.34/', 'credentials'],
+    ['http:///:@93.184.216.34/', 'credentials'],
+    ['HTTP://:@93.184.216.34/', 'credentials'],
     ['http://', 'malformed'],
     ['not a url', 'malformed'],
     ['hooks.example.com/path', 'malformed'],

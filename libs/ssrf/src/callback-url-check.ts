@@ -61,9 +61,23 @@ function refuse(reason: CallbackUrlRefusalReason): CallbackUrlRefusal {
 }
 
 /**
- * The syntactic half of the check, without DNS: length, WHATWG parse, scheme, credentials, port, host, and
- * IP literals judged by the address rule. Decimal, octal and hex IPv4 forms are normalised by WHATWG URL
- * (`http://2130706433/` is 127.0.0.1) before they are judged.
+ * True when the authority of `raw`, as WHATWG URL finds it for http and https, holds an `@`: user info, even
+ * empty. WHATWG drops an empty one (`http://:@host/` parses with no username and no password), so the
+ * parsed URL cannot tell; the text can. The authority starts after the scheme's `:` and any run of `/` or
+ * `\` (special schemes accept both, and any number), and ends at the first `/`, `\`, `?` or `#`.
+ */
+export function hasUserInfo(raw: string): boolean {
+  let start = raw.indexOf(':') + 1;
+  while (raw[start] === '/' || raw[start] === '\\') start += 1;
+  const rest = raw.slice(start);
+  const end = rest.search(/[/\\?#]/);
+  return (end === -1 ? rest : rest.slice(0, end)).includes('@');
+}
+
+/**
+ * The syntactic half of the check, without DNS: length, WHATWG parse, scheme, credentials (any `@` in the
+ * authority, even an empty `:@`), port, host, and IP literals judged by the address rule. Decimal, octal
+ * and hex IPv4 forms are normalised by WHATWG URL (`http://2130706433/` is 127.0.0.1) before they are judged.
  */
 export function parseCallbackUrl(
   raw: string,
@@ -83,7 +97,7 @@ export function parseCallbackUrl(
   if (url.protocol !== 'https:' && (url.protocol !== 'http:' || policy.requireHttps === true)) {
     return refuse('scheme');
   }
-  if (url.username !== '' || url.password !== '') return refuse('credentials');
+  if (url.username !== '' || url.password !== '' || hasUserInfo(raw)) return refuse('credentials');
   if (!ALLOWED_PORTS.has(url.port)) return refuse('port');
   const host = bareAddress(url.hostname);
   if (host === '' || host.length > MAX_HOSTNAME_LENGTH) return refuse('host');

@@ -5,6 +5,11 @@ const KEY_BODY = 16;
 const KEY_SECRET = 40;
 const API_KEY = new RegExp(`^${API_KEY_PREFIX}([0-9A-Za-z]{${KEY_BODY}})_([0-9A-Za-z]{${KEY_SECRET}})$`);
 
+/** What names a key in the admin API, as a pattern: its id (`key_<16 base62>`) or the whole key. */
+export const KEY_REFERENCE_PATTERN =
+  `^(?:${IdPrefix.apiKey}_[0-9A-Za-z]{${KEY_BODY}}` +
+  `|${API_KEY_PREFIX}[0-9A-Za-z]{${KEY_BODY}}_[0-9A-Za-z]{${KEY_SECRET}})$`;
+
 export interface IssuedApiKey {
   readonly keyId: string;
   /** The whole key, shown once: `gts_<16 chars>_<40 chars>`. */

@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { envelopeResponse, errorResponses, type OpenApiFragment } from '@gen/edge';
 import {
+  AccountIdParam,
   AccountIdResult,
   AccountResult,
   ConsoleTokenResult,
@@ -8,6 +9,7 @@ import {
   CreatedKeyResult,
   CreateKeyBody,
   GroupResult,
+  KeyReferenceParam,
   KeyResult,
   PutGroupBody,
   RevokedKeyResult,
@@ -30,12 +32,12 @@ const op = (
   ...(body ? { requestBody: json(body) } : {}),
   responses: { ...envelopeResponse(summary, result), ...errorResponses(errors) },
 });
-const accountId = { name: 'accountId', in: 'path', required: true, schema: { type: 'string' } };
+const accountId = { name: 'accountId', in: 'path', required: true, schema: AccountIdParam };
 const keyId = {
   name: 'keyId',
   in: 'path',
   required: true,
-  schema: { type: 'string' },
+  schema: KeyReferenceParam,
   description: 'Key id (`key_...`) or the whole key.',
 };
 
@@ -50,7 +52,7 @@ export const accountsOpenApi: OpenApiFragment = {
     },
     '/admin/v1/accounts/{accountId}': {
       parameters: [accountId],
-      get: op('Read an account.', AccountResult, undefined, [401, 404, 500]),
+      get: op('Read an account.', AccountResult, undefined, [400, 401, 404, 500]),
       patch: op(
         'Change the API error language (null clears it) or the group.',
         AccountIdResult,
@@ -68,7 +70,7 @@ export const accountsOpenApi: OpenApiFragment = {
         "List the account's keys (never their secrets).",
         Type.Object({ items: Type.Array(KeyResult) }),
         undefined,
-        [401, 404, 500],
+        [400, 401, 404, 500],
       ),
     },
     '/admin/v1/keys/{keyId}': {
@@ -81,7 +83,7 @@ export const accountsOpenApi: OpenApiFragment = {
         'Revoke a key; every process refuses it within one second.',
         RevokedKeyResult,
         undefined,
-        [401, 404, 500],
+        [400, 401, 404, 500],
       ),
     },
     '/admin/v1/accounts/{accountId}/signing-secret/rotate': {
@@ -90,7 +92,7 @@ export const accountsOpenApi: OpenApiFragment = {
         'Generate or rotate the callback signing secret; shown once, effective at once.',
         SecretResult,
         undefined,
-        [401, 404, 500],
+        [400, 401, 404, 500],
       ),
     },
     '/admin/v1/accounts/{accountId}/console-tokens': {
@@ -99,7 +101,7 @@ export const accountsOpenApi: OpenApiFragment = {
         'Create a console session token (12 hours) for /console/v1.',
         ConsoleTokenResult,
         undefined,
-        [401, 404, 500],
+        [400, 401, 404, 500],
       ),
     },
     '/console/v1/session': {
@@ -119,7 +121,7 @@ export const accountsOpenApi: OpenApiFragment = {
               { additionalProperties: false },
             ),
           ),
-          ...errorResponses([401, 500]),
+          ...errorResponses([400, 401, 500]),
         },
       },
     },
@@ -128,7 +130,7 @@ export const accountsOpenApi: OpenApiFragment = {
         'List account groups and their price multipliers.',
         Type.Object({ items: Type.Array(GroupResult) }),
         undefined,
-        [401, 500],
+        [400, 401, 500],
       ),
     },
     '/admin/v1/groups/{name}': {

@@ -1,6 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { parseUsd } from '@gen/core';
-import { SchemaPipe } from '@gen/edge';
+import { NoQuery, QueryPipe, SchemaPipe } from '@gen/edge';
 import { ConsoleSessionsUseCase } from '../use-cases/console-sessions.use-case';
 import { CreateAccountUseCase } from '../use-cases/create-account.use-case';
 import { CreateApiKeyUseCase } from '../use-cases/create-api-key.use-case';
@@ -10,13 +10,20 @@ import { ManageGroupsUseCase } from '../use-cases/manage-groups.use-case';
 import { RotateSigningSecretUseCase } from '../use-cases/rotate-signing-secret.use-case';
 import { UpdateAccountUseCase } from '../use-cases/update-account.use-case';
 import {
+  AccountIdParam,
   CreateAccountBody,
   CreateKeyBody,
   GroupName,
+  KeyReferenceParam,
   PutGroupBody,
   UpdateAccountBody,
   UpdateKeyBody,
 } from './admin.dto';
+
+/** The route parameters, checked by their pattern before any query (else 400 naming them). */
+const accountIdOf = new SchemaPipe(AccountIdParam, 'accountId');
+const keyRefOf = new SchemaPipe(KeyReferenceParam, 'keyId');
+const noQuery = new QueryPipe(NoQuery);
 
 /** `/admin/v1`: the console's operations for operators (the edge checks the admin token). Delegates only. */
 @Controller('admin/v1')
@@ -44,13 +51,13 @@ export class AdminAccountsController {
   }
 
   @Get('accounts/:accountId')
-  read(@Param('accountId') accountId: string) {
+  read(@Param('accountId', accountIdOf) accountId: string, @Query(noQuery) _query: NoQuery) {
     return this.getAccount.execute(accountId);
   }
 
   @Patch('accounts/:accountId')
   update(
-    @Param('accountId') accountId: string,
+    @Param('accountId', accountIdOf) accountId: string,
     @Body(new SchemaPipe(UpdateAccountBody)) body: UpdateAccountBody,
   ) {
     return this.updateAccount.execute({ accountId, language: body.language, group: body.group });
@@ -58,7 +65,10 @@ export class AdminAccountsController {
 
   @Post('accounts/:accountId/keys')
   @HttpCode(200)
-  createKey(@Param('accountId') accountId: string, @Body(new SchemaPipe(CreateKeyBody)) body: CreateKeyBody) {
+  createKey(
+    @Param('accountId', accountIdOf) accountId: string,
+    @Body(new SchemaPipe(CreateKeyBody)) body: CreateKeyBody,
+  ) {
     return this.createApiKey.execute({
       accountId,
       name: body.name,
@@ -67,41 +77,44 @@ export class AdminAccountsController {
   }
 
   @Get('accounts/:accountId/keys')
-  async listKeys(@Param('accountId') accountId: string) {
+  async listKeys(@Param('accountId', accountIdOf) accountId: string, @Query(noQuery) _query: NoQuery) {
     return { items: await this.apiKeys.list(accountId) };
   }
 
   @Patch('keys/:keyId')
-  updateKey(@Param('keyId') keyId: string, @Body(new SchemaPipe(UpdateKeyBody)) body: UpdateKeyBody) {
+  updateKey(
+    @Param('keyId', keyRefOf) keyId: string,
+    @Body(new SchemaPipe(UpdateKeyBody)) body: UpdateKeyBody,
+  ) {
     return this.apiKeys.setDailyCap(keyId, parseUsd(body.dailyCap)!);
   }
 
   @Post('keys/:keyId/revoke')
   @HttpCode(200)
-  revokeKey(@Param('keyId') keyId: string) {
+  revokeKey(@Param('keyId', keyRefOf) keyId: string) {
     return this.apiKeys.revoke(keyId);
   }
 
   @Post('accounts/:accountId/signing-secret/rotate')
   @HttpCode(200)
-  rotateSigningSecret(@Param('accountId') accountId: string) {
+  rotateSigningSecret(@Param('accountId', accountIdOf) accountId: string) {
     return this.signingSecret.execute(accountId);
   }
 
   @Post('accounts/:accountId/console-tokens')
   @HttpCode(200)
-  createConsoleToken(@Param('accountId') accountId: string) {
+  createConsoleToken(@Param('accountId', accountIdOf) accountId: string) {
     return this.consoleSessions.create(accountId);
   }
 
   @Get('groups')
-  async listGroups() {
+  async listGroups(@Query(noQuery) _query: NoQuery) {
     return { items: await this.groups.list() };
   }
 
   @Put('groups/:name')
   putGroup(
-    @Param('name', new SchemaPipe(GroupName)) name: string,
+    @Param('name', new SchemaPipe(GroupName, 'name')) name: string,
     @Body(new SchemaPipe(PutGroupBody)) body: PutGroupBody,
   ) {
     return this.groups.put(name, parseUsd(body.multiplier)!);

@@ -1,8 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { SUPPORTED_LANGUAGES, UsdAmount } from '@gen/core';
+import { IdPrefix } from '@gen/contracts';
+import { SUPPORTED_LANGUAGES, UsdAmount, idSchema } from '@gen/core';
+import { KEY_REFERENCE_PATTERN } from '../domain/credentials';
 
 const Language = Type.Union(SUPPORTED_LANGUAGES.map((l) => Type.Literal(l)));
 export const GroupName = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,31}$' });
+
+/** Route parameters naming an account or a key: checked by their pattern before any query (else 400). */
+export const AccountIdParam = idSchema(IdPrefix.account);
+export const KeyReferenceParam = Type.String({
+  pattern: KEY_REFERENCE_PATTERN,
+  description: 'Key id (`key_` and 16 base62 characters) or the whole key; any other text is 400.',
+});
 
 export const CreateAccountBody = Type.Object(
   {

@@ -1,5 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { UsdAmount, UsdDecimal as Usd } from '@gen/core';
+import { IdPrefix } from '@gen/contracts';
+import { UsdAmount, UsdDecimal as Usd, idSchema } from '@gen/core';
+
+/** The `accountId` route parameter: checked by its pattern before any query. */
+export const AccountIdParam = idSchema(IdPrefix.account);
 
 export const BalanceResult = Type.Object(
   {

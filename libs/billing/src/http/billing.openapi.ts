@@ -1,5 +1,5 @@
 import { envelopeResponse, errorResponses, type OpenApiFragment } from '@gen/edge';
-import { AddCreditBody, AddCreditResult, BalanceResult } from './billing.dto';
+import { AccountIdParam, AddCreditBody, AddCreditResult, BalanceResult } from './billing.dto';
 
 export const billingOpenApi: OpenApiFragment = {
   paths: {
@@ -8,15 +8,15 @@ export const billingOpenApi: OpenApiFragment = {
         tags: ['account'],
         summary: "Balance of the calling key's account: net available, held, total and funding sources.",
         description:
-          'Field names are our choice (the specification does not show them). `Cache-Control: no-store`.',
+          'Field names are our choice (the specification does not show them). `Cache-Control: no-store`. It takes no query parameters: any is 400.',
         responses: {
           ...envelopeResponse('Balance.', BalanceResult, { rateLimited: true }),
-          ...errorResponses([401, 403, 429, 500]),
+          ...errorResponses([400, 401, 403, 429, 500]),
         },
       },
     },
     '/admin/v1/accounts/{accountId}/credits': {
-      parameters: [{ name: 'accountId', in: 'path', required: true, schema: { type: 'string' } }],
+      parameters: [{ name: 'accountId', in: 'path', required: true, schema: AccountIdParam }],
       post: {
         tags: ['admin'],
         summary: 'Add wallet funds, promotional credit, or a model-scoped grant.',

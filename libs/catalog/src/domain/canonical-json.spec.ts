@@ -1,3 +1,4 @@
+import { DomainError, MAX_JSON_DEPTH } from '@gen/core';
 import {
   canonicalJson,
   canonicalize,
@@ -42,5 +43,34 @@ describe('canonical JSON', () => {
     expect(requestFingerprint('local/sketch', { prompt: 'y', width: 512, nested: { b: 1, a: 2 } })).not.toBe(
       a,
     );
+  });
+});
+
+describe('canonicalize on deep values', () => {
+  /** `levels` levels of objects and arrays, alternating; objects list `z` before `a`. */
+  const nested = (levels: number, sorted = false): unknown => {
+    let value: unknown = { leaf: true };
+    for (let i = 1; i < levels; i += 1)
+      value = i % 2 ? [value] : sorted ? { a: 1, z: value } : { z: value, a: 1 };
+    return value;
+  };
+
+  it('copies a value nested MAX_JSON_DEPTH levels, keys sorted at every level', () => {
+    const value = nested(MAX_JSON_DEPTH);
+    expect(canonicalJson(value)).toBe(JSON.stringify(nested(MAX_JSON_DEPTH, true)));
+    expect(canonicalize(value)).toEqual(value);
+  });
+
+  it('refuses one level more with a 400, and 10,000 levels without overflowing the stack', () => {
+    for (const levels of [MAX_JSON_DEPTH + 1, 10_000]) {
+      let thrown: unknown;
+      try {
+        canonicalize(nested(levels));
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(DomainError);
+      expect(thrown).toMatchObject({ code: 400, messageId: 'request.too_deep' });
+    }
   });
 });

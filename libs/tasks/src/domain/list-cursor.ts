@@ -1,5 +1,6 @@
-import { BusinessCode } from '@gen/contracts';
-import { DomainError } from '@gen/core';
+import { BusinessCode, IdPrefix } from '@gen/contracts';
+import { DomainError, findInputProblem, ulidIdPattern } from '@gen/core';
+import { TASK_STATES } from './task-state';
 
 /** The filters a task list pages over; a cursor freezes them. */
 export interface ListFilters {
@@ -21,6 +22,17 @@ export function encodeCursor(cursor: ListCursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
 
+const TASK_ID = new RegExp(ulidIdPattern(IdPrefix.task));
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+const STATES: ReadonlySet<string> = new Set(TASK_STATES);
+const MAX_MODEL_LENGTH = 256;
+
+/**
+ * The cursor a client sent back, checked like any other input before it narrows a query: a cursor that is
+ * not one of ours in shape (another id form, a NUL, a lone surrogate, a state that does not exist) is the
+ * same 400 as one that does not decode.
+ */
 export function decodeCursor(text: string): ListCursor {
   const invalid = () =>
     new DomainError(BusinessCode.InvalidRequest, 'request.invalid_field', { field: 'cursor' });
@@ -30,19 +42,24 @@ export function decodeCursor(text: string): ListCursor {
   } catch {
     throw invalid();
   }
+  if (findInputProblem(value, { root: 'cursor', maxDepth: 2 })) throw invalid();
   const c = value as Partial<ListCursor> | null;
   const f = c?.filters as Partial<ListFilters> | undefined;
-  const optional = (v: unknown) => v === undefined || typeof v === 'string';
   if (
     !c ||
     typeof c.createdAt !== 'string' ||
+    !ISO_TIME.test(c.createdAt) ||
     Number.isNaN(Date.parse(c.createdAt)) ||
     typeof c.taskId !== 'string' ||
+    !TASK_ID.test(c.taskId) ||
     !f ||
     typeof f.from !== 'string' ||
+    !DATE.test(f.from) ||
     typeof f.to !== 'string' ||
-    !optional(f.state) ||
-    !optional(f.model)
+    !DATE.test(f.to) ||
+    (f.state !== undefined && (typeof f.state !== 'string' || !STATES.has(f.state))) ||
+    (f.model !== undefined &&
+      (typeof f.model !== 'string' || f.model.length === 0 || f.model.length > MAX_MODEL_LENGTH))
   ) {
     throw invalid();
   }

@@ -1,5 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { USD_AMOUNT_PATTERN } from '@gen/core';
+import { IdPrefix } from '@gen/contracts';
+import { MAX_JSON_DEPTH, idSchema, USD_AMOUNT_PATTERN } from '@gen/core';
+
+/**
+ * A task id as the service makes it (`job_` and a ULID): checked by its pattern before any query, so that a
+ * malformed id is a 400 naming the field, never a lookup.
+ */
+export const TaskId = idSchema(IdPrefix.task);
 
 /** The body of quote and createTask (spec: Task request). Unknown top-level fields are 400. */
 export const TaskRequestBody = Type.Object(
@@ -11,7 +18,10 @@ export const TaskRequestBody = Type.Object(
     }),
     input: Type.Object(
       {},
-      { additionalProperties: true, description: "Validated against the model's inputSchema." },
+      {
+        additionalProperties: true,
+        description: `Validated against the model's inputSchema. The whole body nests at most ${MAX_JSON_DEPTH} levels of objects and arrays, and no string in it (value or key) holds NUL (U+0000) or a lone surrogate: else 400, before any other check.`,
+      },
     ),
     callBackUrl: Type.Optional(
       Type.Unknown({
@@ -20,7 +30,11 @@ export const TaskRequestBody = Type.Object(
       }),
     ),
     quoteId: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 4096, description: 'From quote; send with expectedCost.' }),
+      Type.String({
+        maxLength: 4096,
+        pattern: '^quo_[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$',
+        description: 'From quote; send with expectedCost.',
+      }),
     ),
     expectedCost: Type.Optional(
       Type.String({
@@ -33,10 +47,7 @@ export const TaskRequestBody = Type.Object(
 );
 export type TaskRequestBody = Static<typeof TaskRequestBody>;
 
-export const RecordInfoQuery = Type.Object(
-  { taskId: Type.String({ minLength: 1, maxLength: 128 }) },
-  { additionalProperties: false },
-);
+export const RecordInfoQuery = Type.Object({ taskId: TaskId }, { additionalProperties: false });
 export type RecordInfoQuery = Static<typeof RecordInfoQuery>;
 
 const Usd = (description: string) => Type.String({ pattern: USD_AMOUNT_PATTERN, description });
@@ -108,10 +119,7 @@ export const TaskRecord = Type.Object(
   { additionalProperties: false },
 );
 
-export const TaskIdBody = Type.Object(
-  { taskId: Type.String({ minLength: 1, maxLength: 128 }) },
-  { additionalProperties: false },
-);
+export const TaskIdBody = Type.Object({ taskId: TaskId }, { additionalProperties: false });
 export type TaskIdBody = Static<typeof TaskIdBody>;
 
 const DateParam = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD, UTC.' });
@@ -134,6 +142,7 @@ export const ListTasksQuery = Type.Object(
     cursor: Type.Optional(
       Type.String({
         maxLength: 2048,
+        pattern: '^[A-Za-z0-9_-]+$',
         description: 'nextCursor of the previous page; it freezes the filters.',
       }),
     ),

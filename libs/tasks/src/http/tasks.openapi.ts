@@ -4,6 +4,7 @@ import {
   PurgeResult,
   QuoteResult,
   RetryResult,
+  TaskId,
   TaskIdBody,
   TaskPage,
   TaskRecord,
@@ -109,10 +110,8 @@ export const tasksOpenApi: OpenApiFragment = {
         tags: ['tasks'],
         summary: 'Read a task: the same shape in every state; fresh signed URLs for stored assets.',
         description:
-          'Unknown tasks, tasks of another account and tasks of another API key are the same 404. `Cache-Control: no-store`.',
-        parameters: [
-          { name: 'taskId', in: 'query', required: true, schema: { type: 'string', minLength: 1 } },
-        ],
+          'Unknown tasks, tasks of another account and tasks of another API key are the same 404. A taskId not shaped like one (`job_` and a ULID) is 400 before any lookup. `Cache-Control: no-store`.',
+        parameters: [{ name: 'taskId', in: 'query', required: true, schema: TaskId }],
         responses: {
           ...envelopeResponse('The task record.', TaskRecord, { rateLimited: true }),
           ...errorResponses([400, 401, 403, 404, 429, 500]),
@@ -125,7 +124,7 @@ export const tasksOpenApi: OpenApiFragment = {
         summary:
           'A new, separately billed task from a failed, expired or historical canceled task of this key.',
         description:
-          'The source is unchanged; model, input and callback URL are checked again (schema, price, availability, balance). Idempotency-Key is scoped to the source task and the retry action. A source in another state, or purged, is 409. Unknown, other-account and other-key sources are 404.',
+          'The source is unchanged; model, input and callback URL are checked again (schema, price, availability, balance). Idempotency-Key is scoped to the source task and the retry action. A source in another state is 409 "Only a failed, expired or canceled task can be retried."; a purged source (by purge or at the end of retention) is 409 "A purged task cannot be retried: its prompt no longer exists." Unknown, other-account and other-key sources are 404.',
         parameters: [{ ...idempotencyKey, description: 'Scoped to the source task and the retry action.' }],
         requestBody: { required: true, content: { 'application/json': { schema: TaskIdBody } } },
         responses: {
@@ -152,7 +151,7 @@ export const tasksOpenApi: OpenApiFragment = {
         tags: ['tasks'],
         summary: "This key's task history, newest first by createdAt then taskId; metadata only.",
         description:
-          'The items field is `items`. A cursor freezes the filters of the first page (including the default dates); repeating a filter with it is allowed, changing one is 400. Unknown, repeated or empty parameters are 400. Past the five-second budget: 503.',
+          'The items field is `items`. A cursor freezes the filters of the first page (including the default dates); repeating a filter with it is allowed, changing or adding one is 400 "The cursor was issued for other filters: <name> differs. …". A cursor that is not one of ours is 400 naming `cursor`. Unknown, repeated or empty parameters are 400. Past the five-second budget: 503.',
         parameters: [
           ...dateParams,
           {
@@ -181,7 +180,7 @@ export const tasksOpenApi: OpenApiFragment = {
             name: 'cursor',
             in: 'query',
             required: false,
-            schema: { type: 'string' },
+            schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', maxLength: 2048 },
             description: 'Opaque nextCursor of the previous page.',
           },
         ],

@@ -91,7 +91,7 @@ export class ListTasksUseCase {
     };
   }
 
-  /** With a cursor, a filter may be repeated but not changed. */
+  /** With a cursor, a filter may be repeated but not changed: the cursor belongs to its first page. */
   private frozen(filters: ListFilters, query: ListTasksQuery): ListFilters {
     for (const name of FILTERS) {
       const given = query[name];
@@ -100,7 +100,11 @@ export class ListTasksUseCase {
         name === 'model'
           ? (this.catalog.resolveModelId(given) ?? given) === filters.model
           : given === filters[name];
-      if (!same) throw new DomainError(BusinessCode.InvalidRequest, 'request.invalid_field', { field: name });
+      if (!same)
+        throw new DomainError(BusinessCode.InvalidRequest, 'query.cursor_filters_changed', {
+          name,
+          field: name,
+        });
     }
     return filters;
   }

@@ -1,9 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { BusinessCode, type ApiKeyPrincipal } from '@gen/contracts';
-import { DomainError } from '@gen/core';
+import { CLOCK, DomainError, type Clock } from '@gen/core';
 import { RETRYABLE_STATES } from '../domain/task-state';
+import type { TaskRow } from '../persistence/task-row';
 import { TaskRepository } from '../persistence/task.repository';
 import { CreateTaskUseCase, type AcceptedTask } from './create-task.use-case';
+import { retainedUntil } from './task-record';
 
 export interface RetryTaskCommand {
   readonly principal: ApiKeyPrincipal;
@@ -22,21 +24,25 @@ export class RetryTaskUseCase {
   constructor(
     private readonly tasks: TaskRepository,
     private readonly create: CreateTaskUseCase,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async execute(command: RetryTaskCommand): Promise<AcceptedTask> {
     const { principal } = command;
     const source = await this.tasks.findVisible(command.taskId, principal.accountId, principal.keyId);
     if (!source) throw new DomainError(BusinessCode.NotFound, 'task.not_found');
-    // A purged task has no prompt left to run again.
-    if (!RETRYABLE_STATES.includes(source.state) || source.input === null) {
+    if (!RETRYABLE_STATES.includes(source.state)) {
       throw new DomainError(BusinessCode.Conflict, 'task.not_retryable');
     }
+    // A purged task has no prompt left to run again: purged by the caller, or past its retention (its
+    // record already shows it purged, even before the sweeper has deleted the prompt).
+    const input = this.promptOf(source);
+    if (input === null) throw new DomainError(BusinessCode.Conflict, 'task.purged_not_retryable');
     return this.create.execute({
       principal,
       request: {
         model: source.model,
-        input: source.input,
+        input,
         ...(source.callbackUrl ? { callBackUrl: source.callbackUrl } : {}),
       },
       idempotencyKey: command.idempotencyKey,
@@ -45,5 +51,11 @@ export class RetryTaskUseCase {
       requestId: command.requestId,
       sourceTaskId: source.id,
     });
+  }
+
+  private promptOf(task: TaskRow): Record<string, unknown> | null {
+    const until = retainedUntil(task);
+    const expired = until !== null && until.getTime() <= this.clock.now().getTime();
+    return task.purgedAt !== null || expired ? null : task.input;
   }
 }

@@ -1,4 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { IdPrefix } from '@gen/contracts';
+import { idSchema } from '@gen/core';
 import { MAX_CALLBACK_URL_LENGTH } from '@gen/ssrf';
 import {
   DEFAULT_GRACE_PERIOD_SECONDS,
@@ -12,7 +14,7 @@ const Url = Type.String({
   minLength: 1,
   maxLength: MAX_CALLBACK_URL_LENGTH,
   description:
-    'Public HTTPS address on port 443, without user name or password; every address the host resolves to must be public. Anything else: 400 "Invalid callback URL".',
+    'Public HTTPS address on port 443, without user info (no user name or password, not even an empty `:@`); every address the host resolves to must be public. Anything else: 400 "Invalid callback URL".',
 });
 const EnabledEvents = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
   minItems: 1,
@@ -66,9 +68,8 @@ export const RotateSecretBody = Type.Object(
 );
 export type RotateSecretBody = Static<typeof RotateSecretBody>;
 
-/** Query strings of the console GET routes: none; any parameter is 400. */
-export const NoQuery = Type.Object({}, { additionalProperties: false });
-export type NoQuery = Static<typeof NoQuery>;
+/** The `{id}` route parameter: checked by its pattern before any query (else 400). */
+export const EndpointIdParam = idSchema(IdPrefix.webhookEndpoint);
 
 const endpointFields = {
   id: Type.String({ pattern: '^whe_' }),

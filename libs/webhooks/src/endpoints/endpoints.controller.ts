@@ -11,10 +11,10 @@ import {
   Req,
   type PipeTransform,
 } from '@nestjs/common';
-import { QueryPipe, SchemaPipe } from '@gen/edge';
+import { NoQuery, QueryPipe, SchemaPipe } from '@gen/edge';
 import type { FastifyRequest } from 'fastify';
 import { CreateEndpointUseCase } from './create-endpoint.use-case';
-import { CreateEndpointBody, NoQuery, RotateSecretBody, UpdateEndpointBody } from './endpoint.dto';
+import { CreateEndpointBody, EndpointIdParam, RotateSecretBody, UpdateEndpointBody } from './endpoint.dto';
 import { ENDPOINT_EVENTS } from './event-names';
 import { GetEndpointUseCase } from './get-endpoint.use-case';
 import { ListEndpointsUseCase } from './list-endpoints.use-case';
@@ -31,6 +31,8 @@ class OptionalBodyPipe implements PipeTransform<unknown, RotateSecretBody> {
 }
 
 const accountOf = (request: FastifyRequest): string => request.edge!.console!.accountId;
+/** The endpoint id of the path, checked by its pattern before any query. */
+const endpointIdOf = new SchemaPipe(EndpointIdParam, 'id');
 
 /** Account-level webhook endpoints, managed with a console session credential (the edge has verified it). */
 @Controller('console/v1')
@@ -63,7 +65,7 @@ export class EndpointsController {
   @Header('cache-control', 'no-store')
   read(
     @Req() request: FastifyRequest,
-    @Param('id') id: string,
+    @Param('id', endpointIdOf) id: string,
     @Query(new QueryPipe(NoQuery)) _query: NoQuery,
   ) {
     return this.getEndpoint.execute(accountOf(request), id);
@@ -74,7 +76,7 @@ export class EndpointsController {
   @Header('cache-control', 'no-store')
   update(
     @Req() request: FastifyRequest,
-    @Param('id') id: string,
+    @Param('id', endpointIdOf) id: string,
     @Body(new SchemaPipe(UpdateEndpointBody)) body: UpdateEndpointBody,
   ) {
     return this.updateEndpoint.execute(accountOf(request), id, body);
@@ -86,7 +88,7 @@ export class EndpointsController {
   @Header('cache-control', 'no-store')
   rotate(
     @Req() request: FastifyRequest,
-    @Param('id') id: string,
+    @Param('id', endpointIdOf) id: string,
     @Body(new OptionalBodyPipe()) body: RotateSecretBody,
   ) {
     return this.rotateSecret.execute(accountOf(request), id, body.gracePeriodSeconds);

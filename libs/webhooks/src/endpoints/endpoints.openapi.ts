@@ -2,6 +2,7 @@ import { envelopeResponse, errorResponses, type OpenApiFragment } from '@gen/edg
 import type { TSchema } from '@sinclair/typebox';
 import {
   CreateEndpointBody,
+  EndpointIdParam,
   EndpointListResult,
   EndpointResult,
   EndpointWithSecretResult,
@@ -34,7 +35,7 @@ const id = {
   name: 'id',
   in: 'path',
   required: true,
-  schema: { type: 'string' },
+  schema: EndpointIdParam,
   description: 'Endpoint id (`whe_...`).',
 };
 

@@ -1,14 +1,8 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { QueryPipe } from '@gen/edge';
-import { Type, type Static } from '@sinclair/typebox';
+import { QueryPipe, SchemaPipe } from '@gen/edge';
+import { DeliveriesQuery, DeliveryIdParam } from './delivery.dto';
 import { ListTaskWebhooksUseCase } from '../use-cases/list-task-webhooks.use-case';
 import { RedeliverWebhookUseCase } from '../use-cases/redeliver-webhook.use-case';
-
-export const DeliveriesQuery = Type.Object(
-  { taskId: Type.String({ minLength: 1, maxLength: 128 }) },
-  { additionalProperties: false },
-);
-type DeliveriesQuery = Static<typeof DeliveriesQuery>;
 
 /** Delivery records of task callbacks and endpoint messages, and manual redelivery (admin token). */
 @Controller('admin/v1/webhook-deliveries')
@@ -27,7 +21,7 @@ export class AdminDeliveriesController {
   /** POST /admin/v1/webhook-deliveries/{deliveryId}/redeliver : `whd_` or `msg_`, sent again now, same id. */
   @Post(':deliveryId/redeliver')
   @HttpCode(200)
-  redeliver(@Param('deliveryId') deliveryId: string) {
+  redeliver(@Param('deliveryId', new SchemaPipe(DeliveryIdParam, 'deliveryId')) deliveryId: string) {
     return this.redeliverWebhook.execute(deliveryId);
   }
 }

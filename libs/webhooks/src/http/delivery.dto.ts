@@ -1,7 +1,19 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import { IdPrefix } from '@gen/contracts';
+import { idSchema } from '@gen/core';
 import type { DeliveryRow } from '../persistence/delivery.repository';
 import type { MessageRow } from '../persistence/message.repository';
 import type { AttemptLogEntry, OutboundProgress } from '../persistence/outbound-queue';
+
+/** GET /admin/v1/webhook-deliveries?taskId= : the task id is checked by its pattern before any query. */
+export const DeliveriesQuery = Type.Object(
+  { taskId: idSchema(IdPrefix.task) },
+  { additionalProperties: false },
+);
+export type DeliveriesQuery = Static<typeof DeliveriesQuery>;
+
+/** A callback delivery id (`whd_`) or an endpoint message id (`msg_`): checked before any query. */
+export const DeliveryIdParam = idSchema(IdPrefix.webhookDelivery, IdPrefix.webhookMessage);
 
 const outcomes =
   'delivered, redirect, status, timeout, connection, blocked_address, invalid_url, unsendable or no_secret (callbacks only).';

@@ -1,6 +1,12 @@
 import { envelopeResponse, errorResponses, type OpenApiFragment } from '@gen/edge';
 import { Type } from '@sinclair/typebox';
-import { AttemptResult, DeliveryResult, MessageResult } from './delivery.dto';
+import {
+  AttemptResult,
+  DeliveriesQuery,
+  DeliveryIdParam,
+  DeliveryResult,
+  MessageResult,
+} from './delivery.dto';
 
 const withAttempts = (result: typeof DeliveryResult | typeof MessageResult) =>
   Type.Object(
@@ -19,7 +25,7 @@ export const webhooksOpenApi: OpenApiFragment = {
           'Callback deliveries and endpoint messages share the retry schedule WEBHOOK_RETRY_SCHEDULE (default 10 s, 30 s, 2 min, 10 min, 30 min, 2 h, 6 h between attempts: eight attempts in all).',
         security: [{ adminToken: [] }],
         parameters: [
-          { name: 'taskId', in: 'query', required: true, schema: { type: 'string', minLength: 1 } },
+          { name: 'taskId', in: 'query', required: true, schema: DeliveriesQuery.properties.taskId },
         ],
         responses: {
           ...envelopeResponse(
@@ -42,7 +48,7 @@ export const webhooksOpenApi: OpenApiFragment = {
           name: 'deliveryId',
           in: 'path',
           required: true,
-          schema: { type: 'string' },
+          schema: DeliveryIdParam,
           description: 'A callback delivery id (`whd_`) or an endpoint message id (`msg_`).',
         },
       ],
@@ -57,7 +63,7 @@ export const webhooksOpenApi: OpenApiFragment = {
             'The delivery or message, due now.',
             Type.Union([DeliveryResult, MessageResult]),
           ),
-          ...errorResponses([401, 404, 500]),
+          ...errorResponses([400, 401, 404, 500]),
         },
       },
     },

@@ -19,9 +19,22 @@ export const de: MessageCatalog = {
   'request.missing_field': 'Das Pflichtfeld {field} fehlt.',
   'request.unknown_field': 'Unbekanntes Feld {field}.',
   'request.body_required': 'Als Anfragetext ist ein JSON-Objekt erforderlich.',
+  'request.too_deep':
+    'Der JSON-Anfragetext ist zu tief verschachtelt: höchstens {max} Ebenen aus Objekten und Arrays.',
+  'request.nul_character': 'Das Feld {field} enthält ein NUL-Zeichen (U+0000), das nicht akzeptiert wird.',
+  'request.ill_formed_text':
+    'Das Feld {field} ist kein wohlgeformtes Unicode: Es enthält ein einzelnes Surrogat.',
+  'request.invalid_url':
+    'Die Anfrage-URL ist ungültig: Ein Pfadsegment ist zu lang oder nicht korrekt prozentkodiert.',
+  'request.malformed_http':
+    'Die Anfrage konnte nicht gelesen werden: Die Anfragezeile oder ein Header ist kein gültiges HTTP (zum Beispiel ein Steuerzeichen in einem Header-Wert).',
+  'request.headers_too_large': 'Die Header der Anfrage sind zu groß.',
+  'request.timeout': 'Die Anfrage ist nicht rechtzeitig vollständig eingegangen.',
   'query.unknown_parameter': 'Unbekannter Abfrageparameter {name}.',
   'query.repeated_parameter': 'Der Abfrageparameter {name} ist mehrfach angegeben.',
   'query.empty_parameter': 'Der Abfrageparameter {name} ist leer.',
+  'query.cursor_filters_changed':
+    'Der Cursor wurde für andere Filter ausgegeben: {name} weicht ab. Senden Sie die Filter der ersten Seite erneut oder beginnen Sie ohne Cursor von vorn.',
   'server.error': 'Interner Serverfehler. Geben Sie bei der Meldung des Problems die request_id an.',
   'server.unavailable':
     'Der Dienst ist vorübergehend nicht verfügbar. Wiederholen Sie die Anfrage mit zunehmenden Wartezeiten.',
@@ -80,6 +93,8 @@ export const de: MessageCatalog = {
     'Die Aufgabe ist wegen eines internen Fehlers fehlgeschlagen. Die Reservierung wurde freigegeben; Sie können die Aufgabe wiederholen.',
   'task.not_retryable':
     'Nur eine fehlgeschlagene, abgelaufene oder abgebrochene Aufgabe kann wiederholt werden.',
+  'task.purged_not_retryable':
+    'Eine bereinigte (purge) Aufgabe kann nicht wiederholt werden: Ihr Prompt existiert nicht mehr.',
   'task.not_terminal':
     'Die Aufgabe ist noch in der Warteschlange oder läuft. Warten Sie auf einen Endzustand.',
   'query.range_too_long': 'Der Datumsbereich ist länger als {max} Tage.',

@@ -20,9 +20,20 @@ export const en = {
   'request.missing_field': 'Missing required field {field}.',
   'request.unknown_field': 'Unknown field {field}.',
   'request.body_required': 'A JSON object body is required.',
+  'request.too_deep': 'The JSON body is nested too deeply: at most {max} levels of objects and arrays.',
+  'request.nul_character': 'The field {field} contains a NUL character (U+0000), which is not accepted.',
+  'request.ill_formed_text': 'The field {field} is not well-formed Unicode: it contains a lone surrogate.',
+  'request.invalid_url':
+    'The request URL is not valid: a path segment is too long or not correctly percent-encoded.',
+  'request.malformed_http':
+    'The request could not be read: its request line or a header is not valid HTTP (for example, a control character in a header value).',
+  'request.headers_too_large': 'The request headers are too large.',
+  'request.timeout': 'The request was not received completely in time.',
   'query.unknown_parameter': 'Unknown query parameter {name}.',
   'query.repeated_parameter': 'The query parameter {name} is repeated.',
   'query.empty_parameter': 'The query parameter {name} is empty.',
+  'query.cursor_filters_changed':
+    'The cursor was issued for other filters: {name} differs. Send the filters of the first page again, or start over without a cursor.',
   'server.error': 'Internal server error. Quote the request_id when reporting the problem.',
   'server.unavailable': 'The service is temporarily unavailable. Retry with backoff.',
   'server.draining': 'The service is shutting down. Retry shortly.',
@@ -73,6 +84,7 @@ export const en = {
   'task.error.internal_error':
     'The task failed because of an internal error. The hold was released; you can retry the task.',
   'task.not_retryable': 'Only a failed, expired or canceled task can be retried.',
+  'task.purged_not_retryable': 'A purged task cannot be retried: its prompt no longer exists.',
   'task.not_terminal': 'The task is still queued or running. Wait for a terminal state.',
   'query.range_too_long': 'The date range is longer than {max} days.',
   'query.invalid_range': 'The date from must be earlier than the date to.',

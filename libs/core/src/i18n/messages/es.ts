@@ -18,9 +18,22 @@ export const es: MessageCatalog = {
   'request.missing_field': 'Falta el campo obligatorio {field}.',
   'request.unknown_field': 'Campo desconocido {field}.',
   'request.body_required': 'El cuerpo de la solicitud debe ser un objeto JSON.',
+  'request.too_deep':
+    'El cuerpo JSON está anidado a demasiada profundidad: como máximo {max} niveles de objetos y arrays.',
+  'request.nul_character': 'El campo {field} contiene un carácter NUL (U+0000), que no se acepta.',
+  'request.ill_formed_text':
+    'El campo {field} no es Unicode bien formado: contiene un sustituto (surrogate) aislado.',
+  'request.invalid_url':
+    'La URL de la solicitud no es válida: un segmento de la ruta es demasiado largo o no está bien codificado con porcentajes.',
+  'request.malformed_http':
+    'No se pudo leer la solicitud: su línea de solicitud o una cabecera no es HTTP válido (por ejemplo, un carácter de control en el valor de una cabecera).',
+  'request.headers_too_large': 'Las cabeceras de la solicitud son demasiado grandes.',
+  'request.timeout': 'La solicitud no se recibió completa a tiempo.',
   'query.unknown_parameter': 'Parámetro de consulta desconocido {name}.',
   'query.repeated_parameter': 'El parámetro de consulta {name} está repetido.',
   'query.empty_parameter': 'El parámetro de consulta {name} está vacío.',
+  'query.cursor_filters_changed':
+    'El cursor se emitió para otros filtros: {name} es distinto. Envíe de nuevo los filtros de la primera página o empiece de nuevo sin cursor.',
   'server.error': 'Error interno del servidor. Indique el request_id al informar del problema.',
   'server.unavailable':
     'El servicio no está disponible temporalmente. Vuelva a intentarlo aumentando progresivamente el tiempo de espera.',
@@ -75,6 +88,7 @@ export const es: MessageCatalog = {
   'task.error.internal_error':
     'La tarea falló por un error interno. La retención se liberó; puede reintentar la tarea.',
   'task.not_retryable': 'Solo se puede reintentar una tarea fallida, caducada o cancelada.',
+  'task.purged_not_retryable': 'No se puede reintentar una tarea purgada: su prompt ya no existe.',
   'task.not_terminal': 'La tarea todavía está en cola o en ejecución. Espere a un estado final.',
   'query.range_too_long': 'El rango de fechas supera los {max} días.',
   'query.invalid_range': 'La fecha from debe ser anterior a la fecha to.',

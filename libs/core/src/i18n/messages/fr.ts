@@ -19,9 +19,22 @@ export const fr: MessageCatalog = {
   'request.missing_field': 'Champ obligatoire {field} manquant.',
   'request.unknown_field': 'Champ inconnu {field}.',
   'request.body_required': 'Le corps de la requête doit être un objet JSON.',
+  'request.too_deep':
+    "Le corps JSON est trop profondément imbriqué : au plus {max} niveaux d'objets et de tableaux.",
+  'request.nul_character': "Le champ {field} contient un caractère NUL (U+0000), qui n'est pas accepté.",
+  'request.ill_formed_text':
+    "Le champ {field} n'est pas un texte Unicode bien formé : il contient un substitut (surrogate) isolé.",
+  'request.invalid_url':
+    "L'URL de la requête n'est pas valide : un segment du chemin est trop long ou mal encodé en pourcentage.",
+  'request.malformed_http':
+    "La requête n'a pas pu être lue : sa ligne de requête ou un en-tête n'est pas du HTTP valide (par exemple un caractère de contrôle dans la valeur d'un en-tête).",
+  'request.headers_too_large': 'Les en-têtes de la requête sont trop volumineux.',
+  'request.timeout': "La requête n'a pas été reçue entièrement à temps.",
   'query.unknown_parameter': 'Paramètre de requête inconnu {name}.',
   'query.repeated_parameter': 'Le paramètre de requête {name} est répété.',
   'query.empty_parameter': 'Le paramètre de requête {name} est vide.',
+  'query.cursor_filters_changed':
+    "Le curseur a été émis pour d'autres filtres : {name} diffère. Renvoyez les filtres de la première page, ou recommencez sans curseur.",
   'server.error': 'Erreur interne du serveur. Indiquez le request_id lorsque vous signalez le problème.',
   'server.unavailable':
     'Le service est temporairement indisponible. Réessayez en espaçant progressivement les tentatives.',
@@ -78,6 +91,7 @@ export const fr: MessageCatalog = {
   'task.error.internal_error':
     "La tâche a échoué à cause d'une erreur interne. La réserve a été libérée ; vous pouvez relancer la tâche.",
   'task.not_retryable': 'Seule une tâche échouée, expirée ou annulée peut être relancée.',
+  'task.purged_not_retryable': "Une tâche purgée ne peut pas être relancée : son prompt n'existe plus.",
   'task.not_terminal': "La tâche est encore en file d'attente ou en cours. Attendez un état final.",
   'query.range_too_long': 'La plage de dates dépasse {max} jours.',
   'query.invalid_range': 'La date from doit précéder la date to.',

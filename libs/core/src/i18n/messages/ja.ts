@@ -19,9 +19,22 @@ export const ja: MessageCatalog = {
   'request.missing_field': '必須フィールド {field} がありません。',
   'request.unknown_field': '不明なフィールド {field} です。',
   'request.body_required': '本文には JSON オブジェクトが必要です。',
+  'request.too_deep': 'JSON 本文の入れ子が深すぎます。オブジェクトと配列の入れ子は最大 {max} 階層までです。',
+  'request.nul_character':
+    'フィールド {field} に NUL 文字 (U+0000) が含まれています。NUL 文字は受け付けられません。',
+  'request.ill_formed_text':
+    'フィールド {field} は正しい形式の Unicode ではありません（対になっていないサロゲートを含みます）。',
+  'request.invalid_url':
+    'リクエスト URL が正しくありません。パスのセグメントが長すぎるか、パーセントエンコードが正しくありません。',
+  'request.malformed_http':
+    'リクエストを読み取れませんでした。リクエスト行またはヘッダーが有効な HTTP ではありません（例: ヘッダー値に制御文字が含まれている）。',
+  'request.headers_too_large': 'リクエストヘッダーが大きすぎます。',
+  'request.timeout': 'リクエストを時間内に最後まで受信できませんでした。',
   'query.unknown_parameter': '不明なクエリパラメーター {name} です。',
   'query.repeated_parameter': 'クエリパラメーター {name} が重複しています。',
   'query.empty_parameter': 'クエリパラメーター {name} が空です。',
+  'query.cursor_filters_changed':
+    'このカーソルは別の絞り込み条件に対して発行されたものです（{name} が異なります）。最初のページと同じ条件を送るか、カーソルなしでやり直してください。',
   'server.error': 'サーバー内部エラーが発生しました。問題を報告する際は request_id をお知らせください。',
   'server.unavailable': 'サービスは一時的に利用できません。間隔を徐々に空けて再試行してください。',
   'server.draining': 'サービスは停止処理中です。しばらくしてから再試行してください。',
@@ -77,6 +90,7 @@ export const ja: MessageCatalog = {
   'task.error.internal_error':
     '内部エラーのためタスクが失敗しました。保留額は解放されました。タスクを再試行できます。',
   'task.not_retryable': '再試行できるのは、失敗・期限切れ・キャンセル済みのタスクのみです。',
+  'task.purged_not_retryable': 'パージ済みのタスクは再試行できません。プロンプトがすでに削除されています。',
   'task.not_terminal': 'タスクはまだ待機中または実行中です。終了状態になるまでお待ちください。',
   'query.range_too_long': '日付範囲が {max} 日を超えています。',
   'query.invalid_range': 'from の日付は to の日付より前である必要があります。',

@@ -18,9 +18,23 @@ export const ko: MessageCatalog = {
   'request.missing_field': '필수 필드 {field}이(가) 누락되었습니다.',
   'request.unknown_field': '알 수 없는 필드 {field}입니다.',
   'request.body_required': 'JSON 객체 형식의 요청 본문이 필요합니다.',
+  'request.too_deep':
+    'JSON 본문의 중첩이 너무 깊습니다. 객체와 배열은 최대 {max}단계까지 중첩할 수 있습니다.',
+  'request.nul_character':
+    '필드 {field}에 NUL 문자(U+0000)가 포함되어 있습니다. NUL 문자는 허용되지 않습니다.',
+  'request.ill_formed_text':
+    '필드 {field}은(는) 올바른 형식의 유니코드가 아닙니다. 짝이 없는 서로게이트가 포함되어 있습니다.',
+  'request.invalid_url':
+    '요청 URL이 올바르지 않습니다. 경로 세그먼트가 너무 길거나 퍼센트 인코딩이 잘못되었습니다.',
+  'request.malformed_http':
+    '요청을 읽을 수 없습니다. 요청 줄 또는 헤더가 올바른 HTTP가 아닙니다(예: 헤더 값에 제어 문자가 포함됨).',
+  'request.headers_too_large': '요청 헤더가 너무 큽니다.',
+  'request.timeout': '요청이 제시간에 모두 수신되지 않았습니다.',
   'query.unknown_parameter': '알 수 없는 쿼리 매개변수 {name}입니다.',
   'query.repeated_parameter': '쿼리 매개변수 {name}이(가) 중복되었습니다.',
   'query.empty_parameter': '쿼리 매개변수 {name}이(가) 비어 있습니다.',
+  'query.cursor_filters_changed':
+    '이 커서는 다른 필터에 대해 발급되었습니다({name}이(가) 다름). 첫 페이지와 같은 필터를 보내거나 커서 없이 처음부터 다시 요청하세요.',
   'server.error': '내부 서버 오류가 발생했습니다. 문제를 신고할 때 request_id를 함께 알려 주세요.',
   'server.unavailable': '일시적으로 서비스를 사용할 수 없습니다. 간격을 점차 늘려 가며 다시 시도해 주세요.',
   'server.draining': '서비스가 종료되는 중입니다. 잠시 후 다시 시도해 주세요.',
@@ -73,6 +87,8 @@ export const ko: MessageCatalog = {
   'task.error.internal_error':
     '내부 오류로 작업이 실패했습니다. 보류 금액은 해제되었으며 작업을 다시 시도할 수 있습니다.',
   'task.not_retryable': '실패, 만료 또는 취소된 작업만 다시 시도할 수 있습니다.',
+  'task.purged_not_retryable':
+    '영구 삭제(purge)된 작업은 다시 시도할 수 없습니다. 프롬프트가 더 이상 존재하지 않습니다.',
   'task.not_terminal': '작업이 아직 대기 중이거나 실행 중입니다. 종료 상태가 될 때까지 기다리세요.',
   'query.range_too_long': '날짜 범위가 {max}일을 초과합니다.',
   'query.invalid_range': 'from 날짜는 to 날짜보다 앞서야 합니다.',

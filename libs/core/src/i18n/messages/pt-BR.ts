@@ -17,9 +17,22 @@ export const ptBR: MessageCatalog = {
   'request.missing_field': 'O campo obrigatório {field} está ausente.',
   'request.unknown_field': 'Campo desconhecido {field}.',
   'request.body_required': 'O corpo da requisição deve ser um objeto JSON.',
+  'request.too_deep':
+    'O corpo JSON está aninhado em profundidade excessiva: no máximo {max} níveis de objetos e arrays.',
+  'request.nul_character': 'O campo {field} contém um caractere NUL (U+0000), que não é aceito.',
+  'request.ill_formed_text':
+    'O campo {field} não é Unicode bem formado: contém um substituto (surrogate) isolado.',
+  'request.invalid_url':
+    'A URL da requisição não é válida: um segmento do caminho é longo demais ou não está codificado corretamente com porcentagem.',
+  'request.malformed_http':
+    'Não foi possível ler a requisição: a linha de requisição ou um cabeçalho não é HTTP válido (por exemplo, um caractere de controle no valor de um cabeçalho).',
+  'request.headers_too_large': 'Os cabeçalhos da requisição são grandes demais.',
+  'request.timeout': 'A requisição não foi recebida por completo a tempo.',
   'query.unknown_parameter': 'Parâmetro de consulta desconhecido {name}.',
   'query.repeated_parameter': 'O parâmetro de consulta {name} está repetido.',
   'query.empty_parameter': 'O parâmetro de consulta {name} está vazio.',
+  'query.cursor_filters_changed':
+    'O cursor foi emitido para outros filtros: {name} é diferente. Envie de novo os filtros da primeira página ou recomece sem cursor.',
   'server.error': 'Erro interno do servidor. Informe o request_id ao relatar o problema.',
   'server.unavailable':
     'O serviço está temporariamente indisponível. Tente novamente aumentando gradualmente o intervalo entre as tentativas.',
@@ -74,6 +87,7 @@ export const ptBR: MessageCatalog = {
   'task.error.internal_error':
     'A tarefa falhou por um erro interno. A reserva foi liberada; você pode tentar a tarefa novamente.',
   'task.not_retryable': 'Apenas uma tarefa com falha, expirada ou cancelada pode ser repetida.',
+  'task.purged_not_retryable': 'Uma tarefa expurgada não pode ser repetida: o prompt dela não existe mais.',
   'task.not_terminal': 'A tarefa ainda está na fila ou em execução. Aguarde um estado final.',
   'query.range_too_long': 'O intervalo de datas é maior que {max} dias.',
   'query.invalid_range': 'A data from deve ser anterior à data to.',
