@@ -371,6 +371,28 @@ describe('input hardening: every malformed input is a 400 in the envelope that c
     });
   });
 
+  it('refuses unknown query parameters on the POST routes of the task API too, creating nothing', async () => {
+    const { auth } = await customer();
+    const json = { ...auth, 'content-type': 'application/json', 'idempotency-key': 'post-query' };
+    const task = JSON.stringify({ model: 'local/sketch', input: { prompt: 'x', width: 64, height: 64 } });
+    for (const path of ['/api/v1/jobs/createTask', '/api/v1/jobs/quote']) {
+      expectRefusal(
+        await call('POST', `${path}?x=1`, { headers: json, rawBody: task }),
+        'Unknown query parameter x.',
+      );
+    }
+    for (const path of ['/api/v1/jobs/retry', '/api/v1/jobs/purge']) {
+      expectRefusal(
+        await call('POST', `${path}?x=1`, {
+          headers: json,
+          rawBody: JSON.stringify({ taskId: 'job_01JZZZZZZZZZZZZZZZZZZZZZZZ' }),
+        }),
+        'Unknown query parameter x.',
+      );
+    }
+    await expectNothingChanged(auth, 'post-query');
+  });
+
   describe('refusals before routing', () => {
     const IDEMPOTENCY_DEL = 'a\u007fb';
 

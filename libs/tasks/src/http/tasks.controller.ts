@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
 import { formatUsd, negotiateLanguage } from '@gen/core';
-import { QueryPipe, RateLimited, SchemaPipe } from '@gen/edge';
+import { NoQuery, QueryPipe, RateLimited, SchemaPipe } from '@gen/edge';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateTaskUseCase } from '../use-cases/create-task.use-case';
 import { GetTaskUseCase } from '../use-cases/get-task.use-case';
@@ -38,7 +38,11 @@ export class TasksController {
   @Post('jobs/quote')
   @HttpCode(200)
   @Header('cache-control', 'no-store')
-  quote(@Req() request: FastifyRequest, @Body(new SchemaPipe(TaskRequestBody)) body: TaskRequestBody) {
+  quote(
+    @Req() request: FastifyRequest,
+    @Query(new QueryPipe(NoQuery)) _query: NoQuery,
+    @Body(new SchemaPipe(TaskRequestBody)) body: TaskRequestBody,
+  ) {
     return this.quoteTask.execute(request.edge!.principal!, body);
   }
 
@@ -49,6 +53,7 @@ export class TasksController {
   async create(
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
+    @Query(new QueryPipe(NoQuery)) _query: NoQuery,
     @Body(new SchemaPipe(TaskRequestBody)) body: TaskRequestBody,
   ) {
     const { task } = await this.createTask.execute({
@@ -81,7 +86,11 @@ export class TasksController {
   @Post('jobs/retry')
   @HttpCode(200)
   @Header('cache-control', 'no-store')
-  async retry(@Req() request: FastifyRequest, @Body(new SchemaPipe(TaskIdBody)) body: TaskIdBody) {
+  async retry(
+    @Req() request: FastifyRequest,
+    @Query(new QueryPipe(NoQuery)) _query: NoQuery,
+    @Body(new SchemaPipe(TaskIdBody)) body: TaskIdBody,
+  ) {
     const { task } = await this.retryTask.execute({
       principal: request.edge!.principal!,
       taskId: body.taskId,
@@ -101,7 +110,11 @@ export class TasksController {
   @Post('jobs/purge')
   @HttpCode(200)
   @Header('cache-control', 'no-store')
-  purge(@Req() request: FastifyRequest, @Body(new SchemaPipe(TaskIdBody)) body: TaskIdBody) {
+  purge(
+    @Req() request: FastifyRequest,
+    @Query(new QueryPipe(NoQuery)) _query: NoQuery,
+    @Body(new SchemaPipe(TaskIdBody)) body: TaskIdBody,
+  ) {
     return this.purgeTask.execute(request.edge!.principal!, body.taskId);
   }
 
