@@ -1,4 +1,4 @@
-import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
+import { createScratchPostgres, describeWithPostgres, type ScratchDatabase } from '@gen/testing';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -159,7 +159,7 @@ describe('the embedded process: first start, drain on SIGTERM, configuration err
 
 // Each app alone on the embedded adapters and PostgreSQL; the same apps in distributed mode against Kafka,
 // Redis and S3 are in e2e/apps/distributed-start.e2e-spec.ts.
-describe('every service app starts alone', () => {
+describeWithPostgres('every service app starts alone', () => {
   const services = [
     'gateway',
     'compat-protocols',
