@@ -1,6 +1,7 @@
 /**
  * The unit and HTTP suite (`npm test`): every `*.spec.ts` beside the code, compiled by SWC.
- * Tests that need PostgreSQL use TEST_DATABASE_URL (default: the machine's server, database `test`).
+ * Tests that need PostgreSQL use TEST_DATABASE_URL (default: the machine's server, database `test`), those that
+ * need Redis TEST_REDIS_URL; the global setup starts them or has those tests skipped, saying so in one line.
  */
 const { compilerOptions } = require('./tsconfig.base.json');
 
@@ -12,7 +13,7 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/apps', '<rootDir>/libs'],
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/scripts'],
   testMatch: ['**/*.spec.ts'],
   moduleNameMapper,
   transform: {
@@ -28,6 +29,7 @@ module.exports = {
       },
     ],
   },
+  globalSetup: '<rootDir>/scripts/test-services.cjs',
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -123,6 +123,21 @@ describe('task callbacks (version 2, signed, retried on their schedule)', () => 
   const deliveriesOf = async (taskId: string) =>
     ((await app.admin('GET', `/admin/v1/webhook-deliveries?taskId=${taskId}`)) as { items: Json[] }).items;
 
+  it("signs the demo account's callbacks from the first start with the secret in bootstrap.json", async () => {
+    const hook = await receiver();
+    try {
+      expect(app.boot.signingSecret).toMatch(/^sk_sign_/);
+      const taskId = await createTask({ authorization: `Bearer ${app.boot.apiKey}` }, hook.url);
+      const [call] = await until(() => hook.got.length > 0 && hook.got);
+      expect(verifyCallback(call!, app.boot.signingSecret, taskId)).toBe(true);
+      expect((await deliveriesOf(taskId))[0]).toMatchObject({ state: 'delivered', attempts: 1 });
+      const account = await app.admin('GET', `/admin/v1/accounts/${app.boot.accountId}`);
+      expect(account).toMatchObject({ hasSigningSecret: true });
+    } finally {
+      await hook.close();
+    }
+  });
+
   it('sends one signed version 2 callback with the task record and a fresh asset URL', async () => {
     const hook = await receiver();
     try {

@@ -1,4 +1,9 @@
-import { createScratchPostgres, DATABASE_KINDS, type ScratchDatabase } from '@gen/testing';
+import {
+  createScratchPostgres,
+  DATABASE_KINDS,
+  describeWithPostgres,
+  type ScratchDatabase,
+} from '@gen/testing';
 import { Client } from 'pg';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,7 +100,7 @@ describe.each(DATABASE_KINDS)('accounts and funds persist on %s', (kind) => {
   });
 });
 
-describe('a fleet starting at once against one PostgreSQL database', () => {
+describeWithPostgres('a fleet starting at once against one PostgreSQL database', () => {
   it('makes one demo account between its processes, and each finds it', async () => {
     const scratch = await createScratchPostgres();
     const dataDir = mkdtempSync(join(tmpdir(), 'gts-fleet-'));

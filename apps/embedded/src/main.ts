@@ -12,6 +12,7 @@ runService({
       return [
         `First start: demo account ${boot.file.accountId} with $25.00 of wallet funds.`,
         `API key (shown once; also in ${boot.path}, mode 0600): ${boot.file.apiKey}`,
+        `Callback signing secret (shown once; also in ${boot.path}): ${boot.file.signingSecret}`,
       ];
     }
     return [`Credentials: ${boot.path}`];

@@ -1,4 +1,4 @@
-import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
+import { createScratchPostgres, describeWithPostgres, type ScratchDatabase } from '@gen/testing';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -51,11 +51,21 @@ describe('the embedded process: first start, drain on SIGTERM, configuration err
         string,
         string
       >;
-      expect(Object.keys(boot).sort()).toEqual(['accountId', 'adminToken', 'apiKey', 'baseUrl']);
+      expect(Object.keys(boot).sort()).toEqual([
+        'accountId',
+        'adminToken',
+        'apiKey',
+        'baseUrl',
+        'signingSecret',
+      ]);
       expect(boot['baseUrl']).toBe(first.baseUrl);
       expect(statSync(join(dataDir, 'bootstrap.json')).mode & 0o777).toBe(0o600);
       expect(first.output()).toContain(
         `API key (shown once; also in ${join(dataDir, 'bootstrap.json')}, mode 0600): ${boot['apiKey']}`,
+      );
+      expect(boot['signingSecret']).toMatch(/^sk_sign_[0-9A-Za-z]{32}$/);
+      expect(first.output()).toContain(
+        `Callback signing secret (shown once; also in ${join(dataDir, 'bootstrap.json')}): ${boot['signingSecret']}`,
       );
       expect((await fetch(`${first.baseUrl}/healthz`)).status).toBe(200);
       expect((await fetch(`${first.baseUrl}/readyz`)).status).toBe(200);
@@ -96,6 +106,13 @@ describe('the embedded process: first start, drain on SIGTERM, configuration err
       const second = await start({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' });
       try {
         expect(second.output()).not.toContain('API key');
+        expect(second.output()).not.toContain(boot['signingSecret']);
+        const again = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as Record<
+          string,
+          string
+        >;
+        expect(again['signingSecret']).toBe(boot['signingSecret']);
+        expect(again['apiKey']).toBe(boot['apiKey']);
         expect(second.output()).toContain(`Credentials: ${join(dataDir, 'bootstrap.json')}`);
         const account = await fetch(`${second.baseUrl}/admin/v1/accounts/${accountId}`, {
           headers: { authorization: `Bearer ${boot['adminToken']}` },
@@ -159,7 +176,7 @@ describe('the embedded process: first start, drain on SIGTERM, configuration err
 
 // Each app alone on the embedded adapters and PostgreSQL; the same apps in distributed mode against Kafka,
 // Redis and S3 are in e2e/apps/distributed-start.e2e-spec.ts.
-describe('every service app starts alone', () => {
+describeWithPostgres('every service app starts alone', () => {
   const services = [
     'gateway',
     'compat-protocols',

@@ -216,6 +216,8 @@ describe('the native task flow in embedded mode: quote, createTask, the runner, 
       input: { messages: [{ role: 'user', content: 'hi' }] },
     });
     expect(textModel.status).toBe(503);
+    const listed = await app.call('GET', '/api/v1/models/local/echo/chat', { headers: auth });
+    expect((listed.json['data'] as Json)['available']).toBe(false); // listed as it is: not accepted
     expect(await balance(auth)).toEqual(before);
   });
 

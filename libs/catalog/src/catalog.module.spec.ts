@@ -14,7 +14,7 @@ describe('CatalogModule', () => {
     const file = join(dir, 'models.json');
     writeFileSync(file, JSON.stringify(catalogFile()));
     const app = await NestFactory.createApplicationContext(
-      CatalogModule.forRoot({ file, availability: { credential: () => 'key' } }),
+      CatalogModule.forRoot({ file, availability: { credential: () => 'key', runsText: true } }),
       { logger: false },
     );
     try {

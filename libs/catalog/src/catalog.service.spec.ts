@@ -20,7 +20,8 @@ const catalog = buildCatalog(
   ),
 );
 const env: Record<string, string | undefined> = {};
-const service = new CatalogService(catalog, { credential: (name) => env[name] });
+// As once text generation runs; the default (no text) is checked on its own below.
+const service = new CatalogService(catalog, { credential: (name) => env[name], runsText: true });
 const ids = (items: { model: string }[]) => items.map((i) => i.model);
 
 describe('CatalogService', () => {
@@ -97,6 +98,13 @@ describe('CatalogService', () => {
       currency: 'USD',
       perSecond: '0.055',
     });
+  });
+
+  it('marks a text model unavailable while text generation does not run here, credentials or not', () => {
+    const noText = new CatalogService(catalog, { credential: () => 'sk-test' });
+    expect(noText.get('acme/talker/chat').available).toBe(false);
+    expect(noText.list({ modality: 'text' }).map((m) => m.available)).toEqual([false]);
+    expect(noText.get('test/image-1').available).toBe(true);
   });
 
   it('marks a model unavailable until the credentials of its binding are configured', () => {

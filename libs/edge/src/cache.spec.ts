@@ -1,16 +1,17 @@
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
+import { REDIS_MISSING, TEST_REDIS_URL } from '@gen/testing';
 import { MemoryCache, RedisCache, type Cache } from './cache';
 
-const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const KINDS: readonly ('memory' | 'redis')[] = REDIS_MISSING ? ['memory'] : ['memory', 'redis'];
 
-describe.each(['memory', 'redis'] as const)('%s cache', (kind) => {
+describe.each(KINDS)('%s cache', (kind) => {
   let redis: Redis | undefined;
   let cache: Cache;
   let other: Cache;
   beforeAll(() => {
     if (kind === 'redis') {
-      redis = new Redis(REDIS_URL);
+      redis = new Redis(TEST_REDIS_URL);
       const prefix = `test:${randomBytes(6).toString('hex')}:`;
       cache = new RedisCache(redis, prefix);
       other = new RedisCache(redis, prefix);

@@ -2,16 +2,16 @@ import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import Redis from 'ioredis';
+import { describeWithRedis, TEST_REDIS_URL } from '@gen/testing';
 import { RedisRateLimitStore } from './redis-rate-limit.store';
 
-const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const root = join(__dirname, '..', '..', '..');
 
-describe('RedisRateLimitStore against the real Redis', () => {
+describeWithRedis('RedisRateLimitStore against the real Redis', () => {
   let redis: Redis;
   let prefix: string;
   beforeAll(() => {
-    redis = new Redis(REDIS_URL);
+    redis = new Redis(TEST_REDIS_URL);
     prefix = `test:${randomBytes(6).toString('hex')}:`;
   });
   afterAll(async () => {
@@ -57,7 +57,7 @@ describe('RedisRateLimitStore against the real Redis', () => {
     const worker = `
       const Redis = require('ioredis');
       const { RedisRateLimitStore } = require(${JSON.stringify(join(root, 'dist', 'libs', 'edge', 'src', 'redis-rate-limit.store.js'))});
-      const redis = new Redis(${JSON.stringify(REDIS_URL)});
+      const redis = new Redis(${JSON.stringify(TEST_REDIS_URL)});
       const store = new RedisRateLimitStore(redis, ${JSON.stringify(prefix)});
       redis.ping().then(() => new Promise((r) => setTimeout(r, ${startAt} - Date.now()))).then(async () => {
         let allowed = 0;

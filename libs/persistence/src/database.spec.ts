@@ -1,9 +1,9 @@
-import { DATABASE_KINDS, openTestDatabase, TEST_DATABASE_URL } from '@gen/testing';
+import { DATABASE_KINDS, describeWithPostgres, openTestDatabase, TEST_DATABASE_URL } from '@gen/testing';
 import { StatementNames } from './database';
 import { PGlite } from '@electric-sql/pglite';
 import { Client } from 'pg';
 
-describe('PostgreSQL database', () => {
+describeWithPostgres('PostgreSQL database', () => {
   it('survives a pooled connection killed by the server and serves the next query', async () => {
     const test = await openTestDatabase('postgres');
     const operator = new Client({ connectionString: TEST_DATABASE_URL });
@@ -73,7 +73,7 @@ describe.each(DATABASE_KINDS)('Database.listen on %s', (kind) => {
   });
 });
 
-describe('Database.listen on postgres, connection lost', () => {
+describeWithPostgres('Database.listen on postgres, connection lost', () => {
   it('listens again after its connection is killed, and says so once', async () => {
     const test = await openTestDatabase('postgres');
     const heard = signals();
@@ -124,7 +124,7 @@ describe('PGlite result parsers', () => {
   });
 });
 
-describe('prepared statements on postgres', () => {
+describeWithPostgres('prepared statements on postgres', () => {
   it('prepares a parameterised statement once per connection and runs it by name after that', async () => {
     const test = await openTestDatabase('postgres');
     const sql = 'SELECT $1::int + 1 AS "next" /* prepared-statement test */';

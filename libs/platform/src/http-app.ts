@@ -107,15 +107,24 @@ export function baseUrlOf(app: NestFastifyApplication, config: AppConfig): strin
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+/** A signal this soon after the first is the same stop request arriving twice (terminal and npm). */
+const REPEATED_SIGNAL_MS = 1000;
+
 /**
  * SIGTERM and SIGINT drain: new requests get 503 at once, in-flight requests finish, then modules shut
- * down (database last). A second signal, or the grace period running out, ends the process.
+ * down (database last). A second signal (a second or more after the first), or the grace period running
+ * out, ends the process.
  */
 export function drainOnSignals(app: NestFastifyApplication, config: AppConfig, logger: Logger): void {
-  let stopping = false;
+  let stoppingSince: number | undefined;
   const stop = (signal: string): void => {
-    if (stopping) process.exit(1);
-    stopping = true;
+    if (stoppingSince !== undefined) {
+      // Ctrl-C reaches this process twice: from the terminal and forwarded by npm. Only a later signal forces.
+      if (Date.now() - stoppingSince < REPEATED_SIGNAL_MS) return;
+      logger.warn({ signal }, 'second signal: exiting without draining');
+      process.exit(1);
+    }
+    stoppingSince = Date.now();
     logger.info({ signal }, 'draining');
     app.get(Lifecycle).startDraining();
     const timer = setTimeout(() => {

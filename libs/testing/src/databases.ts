@@ -5,6 +5,21 @@ import { randomBytes } from 'node:crypto';
 export const TEST_DATABASE_URL =
   process.env['TEST_DATABASE_URL'] ?? 'postgresql://postgres@127.0.0.1:5432/test';
 
+/** The Redis server tests use; in CI the machine's own server. */
+export const TEST_REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+/**
+ * Set by `npm test`'s global setup (scripts/test-services.cjs) when PostgreSQL or Redis does not answer: the
+ * reason, already printed once. The tests that need the service are then skipped rather than failing.
+ */
+export const POSTGRES_MISSING: string | undefined = process.env['TEST_POSTGRES_MISSING'] || undefined;
+export const REDIS_MISSING: string | undefined = process.env['TEST_REDIS_MISSING'] || undefined;
+
+/** `describe`, or `describe.skip` when PostgreSQL is missing. */
+export const describeWithPostgres: jest.Describe = POSTGRES_MISSING ? describe.skip : describe;
+/** `describe`, or `describe.skip` when Redis is missing. */
+export const describeWithRedis: jest.Describe = REDIS_MISSING ? describe.skip : describe;
+
 export interface ScratchDatabase {
   readonly url: string;
   drop(): Promise<void>;
@@ -12,6 +27,7 @@ export interface ScratchDatabase {
 
 /** A fresh, empty PostgreSQL database for one test file, dropped afterwards. */
 export async function createScratchPostgres(): Promise<ScratchDatabase> {
+  if (POSTGRES_MISSING) throw new Error(`no PostgreSQL for this test: ${POSTGRES_MISSING}`);
   const name = `gts_test_${randomBytes(6).toString('hex')}`;
   const admin = new Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
@@ -30,6 +46,6 @@ export async function createScratchPostgres(): Promise<ScratchDatabase> {
   };
 }
 
-/** The two databases every persistence test runs on. */
-export const DATABASE_KINDS = ['pglite', 'postgres'] as const;
-export type DatabaseKind = (typeof DATABASE_KINDS)[number];
+export type DatabaseKind = 'pglite' | 'postgres';
+/** The two databases every persistence test runs on (PGlite only when PostgreSQL is missing). */
+export const DATABASE_KINDS: readonly DatabaseKind[] = POSTGRES_MISSING ? ['pglite'] : ['pglite', 'postgres'];

@@ -4,4 +4,5 @@ export * from './pglite-template';
 export * from './openapi-check';
 export * from './prisma-schema-engine';
 export * from './fixtures';
+export * from './fixture-files';
 export * from './tls';

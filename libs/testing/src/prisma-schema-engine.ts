@@ -25,8 +25,8 @@ function load(): Promise<void> {
 
 /**
  * The SQL Prisma would run to turn the live database (through `adapter`) into what `schema.prisma` declares:
- * empty when the migrations and the schema agree. An internal, undocumented API of Prisma (see
- * ../shared/recipes/prisma7-offline.md), used by tests only.
+ * empty when the migrations and the schema agree. An internal, undocumented API of Prisma (the schema
+ * engine's WebAssembly build, as used offline by Prisma 7's own CLI), used by tests only.
  */
 export async function prismaDrift(schemaFile: string, adapter: unknown): Promise<string> {
   await load();

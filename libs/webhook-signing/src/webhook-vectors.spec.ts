@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { type Clock, systemClock } from '@gen/core';
+import { readFixture } from '@gen/testing';
 import {
   CALLBACK_USER_AGENT,
   callbackHeaders,
@@ -11,9 +10,6 @@ import {
   verifyCallback,
 } from './callback-signature';
 import { signStandard, standardHeaders, verifyStandard } from './standard-webhook-signature';
-
-// The repository is cloned beside `shared` (here /work/main and /work/shared; CI does the same).
-const VECTORS = join(__dirname, '..', '..', '..', '..', 'shared', 'vectors', 'webhook-signatures.json');
 
 interface CallbackVector {
   readonly secret: string;
@@ -34,12 +30,12 @@ interface StandardVector {
   readonly 'webhook-signature': string;
 }
 
-const vectors = JSON.parse(readFileSync(VECTORS, 'utf8')) as (CallbackVector | StandardVector)[];
+const vectors = JSON.parse(readFixture('webhook-signatures.json')) as (CallbackVector | StandardVector)[];
 const callbacks = vectors.filter((v): v is CallbackVector => !('scheme' in v));
 const standards = vectors.filter((v): v is StandardVector => 'scheme' in v);
 const at = (seconds: number): Clock => ({ now: () => new Date(seconds * 1000) });
 
-describe('webhook signature vectors (/work/shared/vectors/webhook-signatures.json)', () => {
+describe("webhook signature vectors of the specification (@gen/testing's webhook-signatures.json)", () => {
   it('holds the two callback entries (versions 2 and 1) and the one Standard Webhooks entry', () => {
     expect(callbacks.map((v) => v.version)).toEqual([2, 1]);
     expect(standards).toHaveLength(1);

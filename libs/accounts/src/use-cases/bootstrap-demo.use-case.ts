@@ -8,19 +8,22 @@ import { issueAdminToken } from '../domain/credentials';
 import { AccountsRepository } from '../persistence/accounts.repository';
 import { CreateAccountUseCase } from './create-account.use-case';
 import { CreateApiKeyUseCase } from './create-api-key.use-case';
+import { RotateSigningSecretUseCase } from './rotate-signing-secret.use-case';
 
 export interface BootstrapFile {
   readonly baseUrl: string;
   readonly accountId: string;
   readonly apiKey: string;
   readonly adminToken: string;
+  /** The demo account's callback signing secret, so that callbacks are signed from the first task. */
+  readonly signingSecret: string;
 }
 
 export const DEMO_CREDIT_E9 = 25n * NANOS_PER_USD;
 
 /**
- * First start: a demo account with $25.00 of wallet funds, one API key and an admin token, written to
- * DATA_DIR/bootstrap.json (mode 0600). Later starts only refresh the file's baseUrl.
+ * First start: a demo account with $25.00 of wallet funds, one API key, a callback signing secret and an admin
+ * token, written to DATA_DIR/bootstrap.json (mode 0600). Later starts only refresh the file's baseUrl.
  */
 @Injectable()
 export class BootstrapDemoUseCase {
@@ -28,6 +31,7 @@ export class BootstrapDemoUseCase {
     private readonly accounts: AccountsRepository,
     private readonly createAccount: CreateAccountUseCase,
     private readonly createApiKey: CreateApiKeyUseCase,
+    private readonly rotateSigningSecret: RotateSigningSecretUseCase,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(DATABASE) private readonly database: Database,
   ) {}
@@ -52,13 +56,14 @@ export class BootstrapDemoUseCase {
     }
     const { accountId } = await this.createAccount.execute({ name: 'Demo', creditE9: DEMO_CREDIT_E9 });
     const { apiKey } = await this.createApiKey.execute({ accountId, name: 'demo' });
+    const { secret: signingSecret } = await this.rotateSigningSecret.execute(accountId);
     let adminToken = this.config.ADMIN_TOKEN;
     if (!adminToken) {
       adminToken = issueAdminToken();
       await this.accounts.saveAdminToken(newId(IdPrefix.adminToken), adminToken);
     }
     await this.accounts.recordBootstrap(accountId);
-    const file: BootstrapFile = { baseUrl, accountId, apiKey, adminToken };
+    const file: BootstrapFile = { baseUrl, accountId, apiKey, adminToken, signingSecret };
     writeSecretFile(path, file);
     return { created: true, file, path };
   }

@@ -9,6 +9,12 @@ export interface AvailabilitySources {
   readonly credential: (name: string) => string | undefined;
   /** True while the circuit of the model's upstream is open. */
   readonly circuitOpen?: (model: CatalogModel) => boolean;
+  /**
+   * True once text generation runs here. It is planned (text tasks, streaming, the compatibility protocols)
+   * and not built yet, so by default a text model is unavailable, whatever its credentials: a model listed
+   * `available` must be accepted by createTask.
+   */
+  readonly runsText?: boolean;
 }
 
 /** Credentials from the process environment (or another variables object). */
@@ -17,10 +23,12 @@ export function environmentCredentials(env: NodeJS.ProcessEnv = process.env): Av
 }
 
 /**
- * A model is available when every credential its binding names is configured (set and not blank) and its
- * upstream's circuit is not open. Offline models name no credential and are always available.
+ * A model is available when it is of a modality that runs here (not text, until text generation lands),
+ * every credential its binding names is configured (set and not blank) and its upstream's circuit is not
+ * open. Offline media models name no credential and are always available.
  */
 export function isAvailable(model: CatalogModel, sources: AvailabilitySources): boolean {
+  if (model.modality === 'text' && sources.runsText !== true) return false;
   const configured = model.binding.credentials.every(
     (name) => (sources.credential(name) ?? '').trim() !== '',
   );

@@ -18,7 +18,7 @@ describe('the shipped catalog (libs/catalog/catalog/models.json)', () => {
   });
 
   it.each(OFFLINE)(
-    'has the offline model %s (%s / %s), enabled and available with no credentials',
+    'has the offline model %s (%s / %s), enabled, and available with no credentials unless it is text',
     (id, modality, task) => {
       const service = new CatalogService(catalog, { credential: () => undefined });
       const record = service.get(id);
@@ -27,7 +27,8 @@ describe('the shipped catalog (libs/catalog/catalog/models.json)', () => {
         modality,
         task,
         enabled: true,
-        available: true,
+        // Text generation is planned, not built: createTask refuses text models, so none is listed available.
+        available: modality !== 'text',
         provider: 'local',
       });
       const prices = Object.entries(record.pricing).filter(([k]) => k !== 'currency');
@@ -76,8 +77,13 @@ describe('the shipped catalog (libs/catalog/catalog/models.json)', () => {
       const without = new CatalogService(catalog, { credential: () => undefined });
       expect({ adapter, available: without.get(model.id).available }).toEqual({ adapter, available: false });
       const env = Object.fromEntries(model.binding.credentials.map((c) => [c, 'secret']));
-      const withKeys = new CatalogService(catalog, { credential: (name) => env[name] });
+      const withKeys = new CatalogService(catalog, { credential: (name) => env[name], runsText: true });
       expect({ adapter, available: withKeys.get(model.id).available }).toEqual({ adapter, available: true });
+      const withKeysNoText = new CatalogService(catalog, { credential: (name) => env[name] });
+      expect({ adapter, available: withKeysNoText.get(model.id).available }).toEqual({
+        adapter,
+        available: model.modality !== 'text',
+      });
     }
   });
 });

@@ -1,9 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { parseAllowPrivateCidrs } from '@gen/ssrf';
+import { readFixture } from '@gen/testing';
 import {
   CALLBACK_V1_ASSET_FIELDS,
   CALLBACK_V1_FIELDS,
@@ -281,9 +280,6 @@ describe('callbackHeaders', () => {
   });
 });
 
-// The repository is cloned beside `shared` (/work/main and /work/shared), as libs/webhook-signing's specs read it.
-const VECTORS = join(__dirname, '..', '..', '..', '..', '..', 'shared', 'vectors', 'webhook-signatures.json');
-
 interface CallbackVector {
   readonly secret: string;
   readonly version: 1 | 2;
@@ -293,7 +289,7 @@ interface CallbackVector {
   readonly 'X-Webhook-Signature': string;
 }
 
-const callbackVectors = (JSON.parse(readFileSync(VECTORS, 'utf8')) as object[]).filter(
+const callbackVectors = (JSON.parse(readFixture('webhook-signatures.json')) as object[]).filter(
   (v): v is CallbackVector => !('scheme' in v),
 );
 
@@ -315,7 +311,7 @@ function recordOf(v: CallbackVector): Record<string, unknown> {
   };
 }
 
-describe('shared callback vectors (/work/shared/vectors/webhook-signatures.json)', () => {
+describe("the specification's callback vectors (@gen/testing's webhook-signatures.json)", () => {
   it('holds the version 2 and version 1 callback entries', () => {
     expect(callbackVectors.map((v) => v.version)).toEqual([2, 1]);
   });
