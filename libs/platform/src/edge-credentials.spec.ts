@@ -1,13 +1,18 @@
 import 'reflect-metadata';
 import { Global, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { API_KEY_AUTHENTICATOR, type ApiKeyAuthenticator } from '@gen/contracts';
+import {
+  API_KEY_AUTHENTICATOR,
+  CONSOLE_SESSION_VERIFIER,
+  type ApiKeyAuthenticator,
+  type ConsoleSessionVerifier,
+} from '@gen/contracts';
 import { createLogger } from '@gen/core';
 import { MemoryRateLimitStore, installEdge, renderError } from '@gen/edge';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { EdgeCredentials, recordRoutes, requireVerifiersFor } from './edge-credentials';
+import { EdgeCredentials, recordRoutes, requireVerifiersFor, type Verifiers } from './edge-credentials';
 
-const noVerifiers = new EdgeCredentials();
+const noVerifiers: Verifiers = { apiKeys: null, consoleSessions: null, adminTokens: null };
 const keys: ApiKeyAuthenticator = { authenticate: async () => null };
 
 describe('EdgeCredentials', () => {
@@ -18,28 +23,33 @@ describe('EdgeCredentials', () => {
     const app = await NestFactory.createApplicationContext(Bare, {
       logger: { log() {}, warn() {}, error: (...args: unknown[]) => logged.push(args) },
     });
-    const credentials = app.get(EdgeCredentials);
-    expect([credentials.apiKeys, credentials.consoleSessions, credentials.adminTokens]).toEqual([
-      null,
-      null,
-      null,
-    ]);
+    expect(app.get(EdgeCredentials).verifiers()).toEqual(noVerifiers);
     expect(logged).toEqual([]);
     await app.close();
   });
 
-  it('takes the verifiers a global module (composeDomains) exports', async () => {
+  it('finds the verifiers wherever the app provides them: a global module (composeDomains) or the root', async () => {
+    const sessions: ConsoleSessionVerifier = { verify: async () => null };
     @Global()
     @Module({
       providers: [{ provide: API_KEY_AUTHENTICATOR, useValue: keys }],
       exports: [API_KEY_AUTHENTICATOR],
     })
     class Accounts {}
-    @Module({ imports: [Accounts], providers: [EdgeCredentials] })
+    @Global()
+    @Module({ providers: [EdgeCredentials], exports: [EdgeCredentials] })
+    class Platform {}
+    @Module({
+      imports: [Platform, Accounts],
+      providers: [{ provide: CONSOLE_SESSION_VERIFIER, useValue: sessions }],
+    })
     class Root {}
     const app = await NestFactory.createApplicationContext(Root, { logger: false });
-    expect(app.get(EdgeCredentials).apiKeys).toBe(keys);
-    expect(app.get(EdgeCredentials).adminTokens).toBeNull();
+    expect(app.get(EdgeCredentials).verifiers()).toEqual({
+      apiKeys: keys,
+      consoleSessions: sessions,
+      adminTokens: null,
+    });
     await app.close();
   });
 });
@@ -65,7 +75,7 @@ describe('requireVerifiersFor', () => {
       ),
     ).not.toThrow();
     expect(() =>
-      requireVerifiersFor(['/api/v1/models', '/v1/models'], new EdgeCredentials(keys)),
+      requireVerifiersFor(['/api/v1/models', '/v1/models'], { ...noVerifiers, apiKeys: keys }),
     ).not.toThrow();
   });
 });

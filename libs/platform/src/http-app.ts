@@ -54,7 +54,7 @@ export async function createHttpApp(
   const lifecycle = app.get(Lifecycle);
   const routes = recordRoutes(app.getHttpAdapter().getInstance());
   // An app without an accounts module has null verifiers: it mounts no authenticated route (checked below).
-  const credentials = app.get(EdgeCredentials);
+  const credentials = app.get(EdgeCredentials).verifiers();
   installEdge(app.getHttpAdapter().getInstance(), {
     apiKeys:
       credentials.apiKeys && new CachedApiKeyAuthenticator(credentials.apiKeys, config.KEY_CACHE_TTL_MS),
