@@ -103,3 +103,60 @@ describe('S3ObjectStorage against the real S3-compatible server', () => {
     });
   });
 });
+
+describe('S3_KEY_PREFIX: two fleets sharing one bucket do not see each other’s objects', () => {
+  const bucket = `e2e-${randomBytes(4).toString('hex')}`;
+  const run = randomBytes(4).toString('hex');
+  const fleetA = new S3ObjectStorage({ ...settings, bucket, keyPrefix: `fleet-a-${run}/` });
+  const fleetB = new S3ObjectStorage({ ...settings, bucket, keyPrefix: `fleet-b-${run}/` });
+  // The bucket as it is, without a prefix.
+  const raw = new S3ObjectStorage({ ...settings, bucket });
+  const body = Buffer.from('fleet A output');
+
+  beforeAll(() => raw.ensureBucket());
+  afterAll(() => [fleetA, fleetB, raw].forEach((s) => s.close()));
+
+  it('writes, reads, copies and deletes under its own prefix, with the caller’s keys unchanged', async () => {
+    await fleetA.put('outputs/task_1/0.txt', body, 'text/plain');
+    expect(await fleetA.head('outputs/task_1/0.txt')).toEqual({
+      key: 'outputs/task_1/0.txt',
+      bytes: body.length,
+      contentType: 'text/plain',
+    });
+    // The same key is another object for fleet B, and in the bucket the object sits under A's prefix.
+    expect(await fleetB.head('outputs/task_1/0.txt')).toBeNull();
+    expect(await raw.head('outputs/task_1/0.txt')).toBeNull();
+    expect(await raw.head(`fleet-a-${run}/outputs/task_1/0.txt`)).toMatchObject({ bytes: body.length });
+
+    await fleetA.copy('outputs/task_1/0.txt', 'files/fil_1/0.txt');
+    expect(await raw.head(`fleet-a-${run}/files/fil_1/0.txt`)).toMatchObject({ bytes: body.length });
+    expect(await fleetB.head('files/fil_1/0.txt')).toBeNull();
+
+    // B deleting "its" key leaves A's object alone; A's delete removes it.
+    await fleetB.delete('outputs/task_1/0.txt');
+    expect(await fleetA.head('outputs/task_1/0.txt')).not.toBeNull();
+    await fleetA.delete('outputs/task_1/0.txt');
+    expect(await raw.head(`fleet-a-${run}/outputs/task_1/0.txt`)).toBeNull();
+  });
+
+  it('presigns under its prefix: an upload lands there, and only its own download URL finds it', async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    const ticket = await fleetB.presignPut({
+      key: 'tmp/up.png',
+      contentType: 'image/png',
+      contentLength: png.length,
+      expiresInSeconds: 300,
+    });
+    expect(new URL(ticket.url).pathname).toBe(`/${bucket}/fleet-b-${run}/tmp/up.png`);
+    const uploaded = await fetch(ticket.url, { method: 'PUT', body: png, headers: ticket.headers });
+    expect(uploaded.status).toBe(200);
+    expect(await raw.head(`fleet-b-${run}/tmp/up.png`)).toMatchObject({ bytes: png.length });
+    expect(await fleetA.head('tmp/up.png')).toBeNull();
+
+    const mine = await fetch((await fleetB.presignGet({ key: 'tmp/up.png', expiresInSeconds: 300 })).url);
+    expect(mine.status).toBe(200);
+    expect(Buffer.from(await mine.arrayBuffer()).equals(png)).toBe(true);
+    const theirs = await fetch((await fleetA.presignGet({ key: 'tmp/up.png', expiresInSeconds: 300 })).url);
+    expect(theirs.status).toBe(404);
+  });
+});

@@ -27,11 +27,11 @@ export class EmbeddedModule {
             endpointsOpenApi,
           ],
         }),
-        composeDomains(AccountsModule, BillingModule),
+        composeDomains(AccountsModule.forRoot({ http: true }), BillingModule.forRoot({ http: true })),
         CatalogModule.forRoot({ file: config.CATALOG_FILE }),
-        TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: true }),
+        TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: true, http: true }),
         RunnerModule,
-        WebhooksModule.forRoot({ workers: true }),
+        WebhooksModule.forRoot({ workers: true, http: true }),
       ],
     };
   }

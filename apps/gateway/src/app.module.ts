@@ -5,12 +5,13 @@ import { CatalogModule, catalogOpenApi } from '@gen/catalog';
 import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule, composeDomains, quoteSigningKey } from '@gen/platform';
 import { TasksModule, tasksOpenApi } from '@gen/tasks';
+import { WebhooksModule, endpointsOpenApi, webhooksOpenApi } from '@gen/webhooks';
 
 /**
- * The native edge, administration, the model and task routes and the OpenAPI document. Until domain calls go
- * through the service transport (libs/transport), it hosts the accounts, billing and tasks modules in-process
- * behind their ports, without their background work: their writes reach the other services through each
- * schema's outbox, which the billing and tasks apps relay to Kafka.
+ * The one entry point of distributed mode: every public route of the native, console, admin and `/v1/models`
+ * families (docs/architecture.md, "Which app serves which routes") and the OpenAPI document. It composes the
+ * HTTP layer of each domain, without their background work: their writes reach the worker apps (billing,
+ * tasks, webhooks, runner) through each schema's outbox and Kafka, or through rows those apps poll.
  */
 @Module({})
 export class GatewayAppModule {
@@ -21,11 +22,23 @@ export class GatewayAppModule {
         PlatformModule.forRoot({
           config,
           logger,
-          openApi: [accountsOpenApi, billingOpenApi, catalogOpenApi, tasksOpenApi],
+          openApi: [
+            accountsOpenApi,
+            billingOpenApi,
+            catalogOpenApi,
+            tasksOpenApi,
+            webhooksOpenApi,
+            endpointsOpenApi,
+          ],
+          appName: 'gateway',
         }),
-        composeDomains(AccountsModule, BillingModule.forRoot({ workers: false })),
+        composeDomains(
+          AccountsModule.forRoot({ http: true }),
+          BillingModule.forRoot({ http: true, workers: false }),
+        ),
         CatalogModule.forRoot({ file: config.CATALOG_FILE }),
-        TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: false }),
+        TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: false, http: true }),
+        WebhooksModule.forRoot({ workers: false, http: true }),
       ],
     };
   }

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import {
   ACCOUNT_DIRECTORY,
   ADMIN_TOKEN_VERIFIER,
@@ -21,12 +21,20 @@ import { ManageGroupsUseCase } from './use-cases/manage-groups.use-case';
 import { RotateSigningSecretUseCase } from './use-cases/rotate-signing-secret.use-case';
 import { UpdateAccountUseCase } from './use-cases/update-account.use-case';
 
+export interface AccountsModuleOptions {
+  /**
+   * Serve the accounts' administration (`/admin/v1/accounts`, keys, groups) and `/console/v1/session`:
+   * the gateway; embedded mode. The other apps compose the module for its ports only.
+   */
+  readonly http: boolean;
+}
+
 /**
  * Accounts, API keys, console sessions, groups, signing secrets and admin tokens. Needs a FUNDS_PORT from
- * the composing app (opening credit). Provides the credential verifiers the edge uses.
+ * the composing app (opening credit). Provides the credential verifiers the edge uses. Compose it through
+ * `forRoot`, which decides whether this process serves its routes.
  */
 @Module({
-  controllers: [AdminAccountsController, ConsoleSessionController],
   providers: [
     AccountsPrisma,
     AccountsRepository,
@@ -54,4 +62,11 @@ import { UpdateAccountUseCase } from './use-cases/update-account.use-case';
     BootstrapDemoUseCase,
   ],
 })
-export class AccountsModule {}
+export class AccountsModule {
+  static forRoot(options: AccountsModuleOptions): DynamicModule {
+    return {
+      module: AccountsModule,
+      controllers: options.http ? [AdminAccountsController, ConsoleSessionController] : [],
+    };
+  }
+}

@@ -1,4 +1,4 @@
-export { AccountsModule } from './accounts.module';
+export { AccountsModule, type AccountsModuleOptions } from './accounts.module';
 export {
   BootstrapDemoUseCase,
   DEMO_CREDIT_E9,

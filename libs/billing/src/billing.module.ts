@@ -19,13 +19,18 @@ import { ReserveHoldUseCase } from './use-cases/reserve-hold.use-case';
 import { SettleHoldUseCase } from './use-cases/settle-hold.use-case';
 import { StaleHoldsSweeper } from './workers/stale-holds.sweeper';
 
+export interface BillingModuleOptions extends Partial<BillingOptions> {
+  /** Serve `/api/v1/chat/credit` and `/admin/v1/accounts/{id}/credits` (default true): the gateway; embedded mode. */
+  readonly http?: boolean;
+}
+
 /**
  * Funds, credits, grants, holds and the ledger. Needs an ACCOUNT_DIRECTORY from the composing app, and the
  * platform's DATABASE, CLOCK and EVENT_BUS. While the app runs it sweeps expired reserves, follows the task
- * lifecycle and relays its outbox (`workers`, on by default).
+ * lifecycle and relays its outbox (`workers`, on by default). Compose it through `forRoot`, which decides
+ * whether this process serves its routes.
  */
 @Module({
-  controllers: [CreditController],
   providers: [
     { provide: BILLING_OPTIONS, useValue: DEFAULT_BILLING_OPTIONS },
     BillingPrisma,
@@ -50,10 +55,11 @@ import { StaleHoldsSweeper } from './workers/stale-holds.sweeper';
   exports: [FUNDS_PORT, HOLDS_PORT],
 })
 export class BillingModule {
-  /** The module with some options changed (e.g. a shorter reserve TTL, or no background work). */
-  static forRoot(options: Partial<BillingOptions>): DynamicModule {
+  /** The module with some options changed (e.g. a shorter reserve TTL, no background work, no routes). */
+  static forRoot({ http = true, ...options }: BillingModuleOptions = {}): DynamicModule {
     return {
       module: BillingModule,
+      controllers: http ? [CreditController] : [],
       providers: [{ provide: BILLING_OPTIONS, useValue: { ...DEFAULT_BILLING_OPTIONS, ...options } }],
     };
   }

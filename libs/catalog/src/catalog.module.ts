@@ -15,6 +15,11 @@ export interface CatalogModuleOptions extends LoadCatalogOptions {
   readonly file?: string;
   /** Where credentials are looked up; defaults to the process environment. */
   readonly availability?: AvailabilitySources;
+  /**
+   * Serve the catalog's routes (`/api/v1/models`, `/v1/models`, `/console/v1/catalog/models`); default true.
+   * The gateway serves them in distributed mode (docs/architecture.md); the catalog app only hosts the file.
+   */
+  readonly http?: boolean;
 }
 
 /**
@@ -28,7 +33,7 @@ export class CatalogModule {
       module: CatalogModule,
       // CATALOG_PORT reaches the tasks domain without one domain library importing another.
       global: true,
-      controllers: [ModelsController],
+      controllers: options.http === false ? [] : [ModelsController],
       providers: [
         // Loaded here, while the module is defined: a bad catalog stops start-up before anything else is
         // built (no database opened, nothing migrated).

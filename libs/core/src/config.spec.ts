@@ -22,6 +22,8 @@ const DEFAULTS = {
   RUNNER_CONCURRENCY: 8,
   RUNNER_LEASE_MS: 10000,
   KAFKA_TOPIC_PREFIX: '',
+  REDIS_KEY_PREFIX: '',
+  S3_KEY_PREFIX: '',
 };
 
 const DB_PASSWORD = 'hunter2-Sup3rSecret';
@@ -155,6 +157,11 @@ describe('loadConfig', () => {
     ['S3_ENDPOINT', 'not a url'],
     ['S3_BUCKET', 'Upper_Case'],
     ['S3_FORCE_PATH_STYLE', 'yes'],
+    ['S3_KEY_PREFIX', '/fleet-a/'],
+    ['S3_KEY_PREFIX', 'fleet a/'],
+    ['S3_KEY_PREFIX', 'x'.repeat(201)],
+    ['REDIS_KEY_PREFIX', 'fleet a:'],
+    ['REDIS_KEY_PREFIX', 'fleet*'],
     ['DEPENDENCY_TIMEOUT_MS', '50'],
   ])('refuses %s=%j with a ConfigError naming the setting and the value', (name, value) => {
     const error = configError({ [name]: value });
@@ -163,6 +170,11 @@ describe('loadConfig', () => {
     expect(error).toBeInstanceOf(Error);
     expect(error.message.startsWith(`Invalid configuration: ${name} `)).toBe(true);
     expect(error.message).toContain(JSON.stringify(value));
+  });
+
+  it('takes the S3 and Redis key prefixes as given', () => {
+    const config = loadConfig({ S3_KEY_PREFIX: 'fleets/a-1/', REDIS_KEY_PREFIX: 'fleet-a:1.' });
+    expect([config.S3_KEY_PREFIX, config.REDIS_KEY_PREFIX]).toEqual(['fleets/a-1/', 'fleet-a:1.']);
   });
 
   it('names the bad setting, not another one, when the others are valid', () => {

@@ -98,6 +98,12 @@ export const ConfigSchema = Type.Object(
         description: 'Distributed mode: Redis for rate limits, the key cache and quote nonces.',
       }),
     ),
+    REDIS_KEY_PREFIX: Type.String({
+      pattern: '^[A-Za-z0-9._:-]{0,100}$',
+      default: '',
+      description:
+        'Distributed mode: prefix of every Redis key (rate-limit buckets, cache), so that two fleets (or a fleet and its tests) can share one Redis.',
+    }),
     S3_ENDPOINT: Type.Optional(
       Type.String({
         format: 'uri',
@@ -109,6 +115,12 @@ export const ConfigSchema = Type.Object(
       pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$',
       default: 'generation-media',
       description: 'Distributed mode: the bucket of uploads and outputs (created when missing).',
+    }),
+    S3_KEY_PREFIX: Type.String({
+      pattern: '^([A-Za-z0-9._-][A-Za-z0-9._/-]{0,199})?$',
+      default: '',
+      description:
+        'Distributed mode: prefix of every object key written, read or presigned (e.g. `fleet-a/`), so that two fleets (or a fleet and its tests) can share one bucket.',
     }),
     S3_ACCESS_KEY_ID: Type.Optional(
       Type.String({ minLength: 1, description: 'S3 access key id; unset uses the default AWS chain.' }),

@@ -36,10 +36,14 @@ export class MemoryCache implements Cache {
   }
 }
 
+/** The namespace of the cache's keys, after the deployment's REDIS_KEY_PREFIX. */
+export const CACHE_KEY_PREFIX = 'cache:';
+
 export class RedisCache implements Cache {
+  /** Every key is `prefix` + the entry's key (the app passes REDIS_KEY_PREFIX + CACHE_KEY_PREFIX). */
   constructor(
     private readonly redis: Redis,
-    private readonly prefix = 'cache:',
+    private readonly prefix = CACHE_KEY_PREFIX,
   ) {}
 
   async get<T>(key: string): Promise<T | undefined> {

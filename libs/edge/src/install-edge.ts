@@ -28,10 +28,14 @@ export interface PeekingApiKeyAuthenticator extends ApiKeyAuthenticator {
   peek(presentedKey: string): ApiKeyPrincipal | undefined;
 }
 
+/**
+ * What the edge needs. A verifier is null in an app that serves no route of its families (no accounts
+ * module): their requests then answer 404 before any credential is read, as they would for any unknown path.
+ */
 export interface EdgeDependencies {
-  readonly apiKeys: PeekingApiKeyAuthenticator;
-  readonly consoleSessions: ConsoleSessionVerifier;
-  readonly adminTokens: AdminTokenVerifier;
+  readonly apiKeys: PeekingApiKeyAuthenticator | null;
+  readonly consoleSessions: ConsoleSessionVerifier | null;
+  readonly adminTokens: AdminTokenVerifier | null;
   readonly rateLimits: RateLimitStore;
   readonly perKeyPolicy: TokenBucketPolicy;
   readonly logger: Logger;
@@ -53,6 +57,9 @@ export function applyRateDecision(decision: RateDecision, reply: FastifyReply): 
     );
   }
 }
+
+/** The answer of a family this app serves no route of (see EdgeDependencies). */
+const notServedHere = (): DomainError => new DomainError(BusinessCode.NotFound, 'request.not_found');
 
 /** Records the caller and takes a token from its bucket; synchronous when the store answers at once. */
 function admitKey(
@@ -83,24 +90,30 @@ function authenticate(
     case 'openai':
     case 'anthropic':
     case 'gemini': {
+      const apiKeys = deps.apiKeys;
+      if (!apiKeys) throw notServedHere();
       refuseQueryCredential(request.url, API_KEY_PREFIX);
       const key = edge.family === 'native' ? nativeApiKey(request) : compatApiKey(request);
-      const known = deps.apiKeys.peek(key);
+      const known = apiKeys.peek(key);
       if (known) return admitKey(known, reply, edge, deps);
-      return deps.apiKeys.authenticate(key).then((principal) => admitKey(principal, reply, edge, deps));
+      return apiKeys.authenticate(key).then((principal) => admitKey(principal, reply, edge, deps));
     }
     case 'admin': {
+      const adminTokens = deps.adminTokens;
+      if (!adminTokens) throw notServedHere();
       const token = bearerToken(request);
       if (!token) throw new DomainError(BusinessCode.Unauthorized, 'auth.admin_required');
-      return deps.adminTokens.verify(token).then((valid) => {
+      return adminTokens.verify(token).then((valid) => {
         if (!valid) throw new DomainError(BusinessCode.Unauthorized, 'auth.admin_required');
         edge.admin = true;
       });
     }
     case 'console': {
+      const consoleSessions = deps.consoleSessions;
+      if (!consoleSessions) throw notServedHere();
       const token = bearerToken(request);
       if (!token) throw new DomainError(BusinessCode.Unauthorized, 'auth.console_required');
-      return deps.consoleSessions.verify(token).then((session) => {
+      return consoleSessions.verify(token).then((session) => {
         if (!session) throw new DomainError(BusinessCode.Unauthorized, 'auth.console_required');
         edge.console = session;
       });

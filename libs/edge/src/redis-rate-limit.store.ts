@@ -40,11 +40,17 @@ end
 return { allowed, math.floor(units / unit), retry }
 `;
 
-/** The rate-limit store of the distributed mode: buckets shared by every process through Redis. */
+/** The namespace of the buckets' keys, after the deployment's REDIS_KEY_PREFIX. */
+export const RATE_LIMIT_KEY_PREFIX = 'ratelimit:';
+
+/**
+ * The rate-limit store of the distributed mode: buckets shared by every process through Redis. Every key is
+ * `prefix` + the bucket's name (the app passes REDIS_KEY_PREFIX + RATE_LIMIT_KEY_PREFIX).
+ */
 export class RedisRateLimitStore implements RateLimitStore {
   constructor(
     private readonly redis: Redis,
-    private readonly prefix = 'ratelimit:',
+    private readonly prefix = RATE_LIMIT_KEY_PREFIX,
   ) {
     this.redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE });
   }

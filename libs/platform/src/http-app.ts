@@ -1,15 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { LogController } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import {
-  ADMIN_TOKEN_VERIFIER,
-  API_KEY_AUTHENTICATOR,
-  CONSOLE_SESSION_VERIFIER,
-  IdPrefix,
-  type AdminTokenVerifier,
-  type ApiKeyAuthenticator,
-  type ConsoleSessionVerifier,
-} from '@gen/contracts';
+import { IdPrefix } from '@gen/contracts';
 import { describeConfig, newId, type AppConfig, type Logger } from '@gen/core';
 import {
   CachedApiKeyAuthenticator,
@@ -22,16 +14,12 @@ import {
   type RateLimitStore,
 } from '@gen/edge';
 import type { DynamicModule, Type } from '@nestjs/common';
+import { EdgeCredentials, recordRoutes, requireVerifiersFor } from './edge-credentials';
 import { Lifecycle } from './lifecycle';
 import { PublicBaseUrl } from './object-storage.providers';
 import { LocalObjectStorage, OBJECT_STORAGE, installLocalObjectRoutes } from '@gen/storage';
 import { NestPinoLogger } from './nest-logger';
 import { EVENT_BUS, InProcessEventBus } from '@gen/messaging';
-
-/** An app without an accounts module fails closed: every credential is unknown to it. */
-const refuseKeys: ApiKeyAuthenticator = { authenticate: async () => null };
-const refuseSessions: ConsoleSessionVerifier = { verify: async () => null };
-const refuseAdmins: AdminTokenVerifier = { verify: async () => false };
 
 function optional<T>(
   app: NestFastifyApplication,
@@ -70,11 +58,14 @@ export async function createHttpApp(
   });
   app.useGlobalFilters(new EnvelopeExceptionFilter(config.BODY_LIMIT_BYTES));
   const lifecycle = app.get(Lifecycle);
-  const apiKeys = optional<ApiKeyAuthenticator>(app, API_KEY_AUTHENTICATOR) ?? refuseKeys;
+  const routes = recordRoutes(app.getHttpAdapter().getInstance());
+  // An app without an accounts module has null verifiers: it mounts no authenticated route (checked below).
+  const credentials = app.get(EdgeCredentials).verifiers();
   installEdge(app.getHttpAdapter().getInstance(), {
-    apiKeys: new CachedApiKeyAuthenticator(apiKeys, config.KEY_CACHE_TTL_MS),
-    consoleSessions: optional<ConsoleSessionVerifier>(app, CONSOLE_SESSION_VERIFIER) ?? refuseSessions,
-    adminTokens: optional<AdminTokenVerifier>(app, ADMIN_TOKEN_VERIFIER) ?? refuseAdmins,
+    apiKeys:
+      credentials.apiKeys && new CachedApiKeyAuthenticator(credentials.apiKeys, config.KEY_CACHE_TTL_MS),
+    consoleSessions: credentials.consoleSessions,
+    adminTokens: credentials.adminTokens,
     rateLimits: optional<RateLimitStore>(app, RATE_LIMIT_STORE) ?? new MemoryRateLimitStore(),
     perKeyPolicy: { burst: config.RATE_LIMIT_BURST, refillPerMinute: config.RATE_LIMIT_PER_MINUTE },
     logger,
@@ -90,6 +81,7 @@ export async function createHttpApp(
     done();
   });
   await app.init();
+  requireVerifiersFor(routes, credentials);
   // Every module has subscribed: the in-process bus may deliver now (work left in an outbox by a crash
   // included). Kafka needs no such gate: it keeps events for groups that subscribe later.
   const bus = optional<unknown>(app, EVENT_BUS);

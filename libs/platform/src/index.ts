@@ -6,3 +6,4 @@ export * from './run-service';
 export * from './infrastructure';
 export * from './dependencies';
 export * from './object-storage.providers';
+export * from './edge-credentials';

@@ -2,8 +2,10 @@ import { Inject, Injectable, Optional, type OnApplicationShutdown, type Provider
 import { APP_CONFIG, type AppConfig, type Logger } from '@gen/core';
 import {
   CACHE,
+  CACHE_KEY_PREFIX,
   MemoryCache,
   MemoryRateLimitStore,
+  RATE_LIMIT_KEY_PREFIX,
   RATE_LIMIT_STORE,
   RedisCache,
   RedisRateLimitStore,
@@ -62,14 +64,17 @@ export function infrastructureProviders(appName: string, logger: Logger): Provid
     },
     {
       provide: RATE_LIMIT_STORE,
-      inject: [REDIS_CLIENT],
-      useFactory: (redis: Redis | null) =>
-        redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore(),
+      inject: [REDIS_CLIENT, APP_CONFIG],
+      useFactory: (redis: Redis | null, config: AppConfig) =>
+        redis
+          ? new RedisRateLimitStore(redis, `${config.REDIS_KEY_PREFIX}${RATE_LIMIT_KEY_PREFIX}`)
+          : new MemoryRateLimitStore(),
     },
     {
       provide: CACHE,
-      inject: [REDIS_CLIENT],
-      useFactory: (redis: Redis | null): Cache => (redis ? new RedisCache(redis) : new MemoryCache()),
+      inject: [REDIS_CLIENT, APP_CONFIG],
+      useFactory: (redis: Redis | null, config: AppConfig): Cache =>
+        redis ? new RedisCache(redis, `${config.REDIS_KEY_PREFIX}${CACHE_KEY_PREFIX}`) : new MemoryCache(),
     },
     InfrastructureShutdown,
   ];

@@ -76,6 +76,7 @@ export function s3OptionsOf(config: AppConfig): S3ObjectStorageOptions {
     accessKeyId: config.S3_ACCESS_KEY_ID,
     secretAccessKey: config.S3_SECRET_ACCESS_KEY,
     forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    keyPrefix: config.S3_KEY_PREFIX,
   };
 }
 

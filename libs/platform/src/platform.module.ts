@@ -9,6 +9,7 @@ import {
   type OpenApiFragment,
 } from '@gen/edge';
 import { DATABASE, openDatabase, pgliteDirIn } from '@gen/persistence';
+import { EdgeCredentials } from './edge-credentials';
 import { INFRASTRUCTURE_EXPORTS, infrastructureProviders } from './infrastructure';
 import { Lifecycle } from './lifecycle';
 import { PublicBaseUrl, objectStorageProviders } from './object-storage.providers';
@@ -44,6 +45,7 @@ export class PlatformModule {
             }),
         },
         Lifecycle,
+        EdgeCredentials,
         { provide: READINESS_PROBE, useExisting: Lifecycle },
         { provide: OPENAPI_DOCUMENT, useValue: buildOpenApiDocument([systemOpenApi, ...options.openApi]) },
         ...infrastructureProviders(options.appName ?? 'generation-task-service', options.logger),
@@ -55,6 +57,7 @@ export class PlatformModule {
         CLOCK,
         DATABASE,
         Lifecycle,
+        EdgeCredentials,
         OPENAPI_DOCUMENT,
         ...INFRASTRUCTURE_EXPORTS,
         OBJECT_STORAGE,

@@ -29,6 +29,11 @@ export interface S3ObjectStorageOptions {
   readonly signingDate?: () => Date;
   /** Attempts per request (the SDK's default is 3, with backoff); a start-up probe that retries itself uses 1. */
   readonly maxAttempts?: number;
+  /**
+   * Put before every object key written, read, copied, deleted or presigned (S3_KEY_PREFIX), so that two
+   * fleets can share one bucket; callers keep using their own keys. Empty by default.
+   */
+  readonly keyPrefix?: string;
 }
 
 /**
@@ -38,6 +43,7 @@ export interface S3ObjectStorageOptions {
  */
 export class S3ObjectStorage implements ObjectStorage {
   private readonly client: S3Client;
+  private readonly keyPrefix: string;
 
   constructor(private readonly options: S3ObjectStorageOptions) {
     this.client = new S3Client({
@@ -51,6 +57,12 @@ export class S3ObjectStorage implements ObjectStorage {
       responseChecksumValidation: 'WHEN_REQUIRED',
       ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
     });
+    this.keyPrefix = options.keyPrefix ?? '';
+  }
+
+  /** The key in the bucket of the caller's `key`. */
+  private stored(key: string): string {
+    return this.keyPrefix + key;
   }
 
   /**
@@ -71,7 +83,7 @@ export class S3ObjectStorage implements ObjectStorage {
     const signingDate = this.options.signingDate?.() ?? new Date();
     const command = new PutObjectCommand({
       Bucket: this.options.bucket,
-      Key: request.key,
+      Key: this.stored(request.key),
       ContentType: request.contentType,
       ContentLength: request.contentLength,
     });
@@ -91,7 +103,7 @@ export class S3ObjectStorage implements ObjectStorage {
     const signingDate = this.options.signingDate?.() ?? new Date();
     const url = await getSignedUrl(
       this.client,
-      new GetObjectCommand({ Bucket: this.options.bucket, Key: request.key }),
+      new GetObjectCommand({ Bucket: this.options.bucket, Key: this.stored(request.key) }),
       {
         expiresIn: request.expiresInSeconds,
         signingDate,
@@ -102,13 +114,20 @@ export class S3ObjectStorage implements ObjectStorage {
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
     await this.client.send(
-      new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: body, ContentType: contentType }),
+      new PutObjectCommand({
+        Bucket: this.options.bucket,
+        Key: this.stored(key),
+        Body: body,
+        ContentType: contentType,
+      }),
     );
   }
 
   async head(key: string): Promise<StoredObject | null> {
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: key }));
+      const head = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.options.bucket, Key: this.stored(key) }),
+      );
       return { key, bytes: head.ContentLength ?? 0, contentType: head.ContentType };
     } catch (error) {
       if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404)
@@ -121,14 +140,14 @@ export class S3ObjectStorage implements ObjectStorage {
     await this.client.send(
       new CopyObjectCommand({
         Bucket: this.options.bucket,
-        Key: toKey,
-        CopySource: `${this.options.bucket}/${fromKey.split('/').map(encodeURIComponent).join('/')}`,
+        Key: this.stored(toKey),
+        CopySource: `${this.options.bucket}/${this.stored(fromKey).split('/').map(encodeURIComponent).join('/')}`,
       }),
     );
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: key }));
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.stored(key) }));
   }
 
   close(): void {

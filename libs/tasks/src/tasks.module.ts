@@ -24,6 +24,8 @@ export interface TasksModuleOptions {
   readonly quoteKey: (config: AppConfig) => Buffer;
   /** Run the relay, the consumers and the sweepers in this process (the tasks app; embedded mode). */
   readonly workers: boolean;
+  /** Serve the task routes (`/api/v1/jobs/...`, `/api/v1/usage`): the gateway; embedded mode. */
+  readonly http: boolean;
 }
 
 /**
@@ -61,7 +63,7 @@ export class TasksModule {
     ];
     return {
       module: TasksModule,
-      controllers: [TasksController],
+      controllers: options.http ? [TasksController] : [],
       providers,
       exports: [ExpireTasksUseCase, PurgeTaskUseCase],
     };

@@ -15,6 +15,11 @@ import { RedeliverWebhookUseCase } from './use-cases/redeliver-webhook.use-case'
 export interface WebhooksModuleOptions {
   /** Queue and send deliveries in this process (the webhooks app; embedded mode). */
   readonly workers: boolean;
+  /**
+   * Serve the endpoint management (`/console/v1/webhook-endpoints`, `/console/v1/webhook-events`) and the
+   * deliveries' administration (`/admin/v1/webhook-deliveries`): the gateway; embedded mode.
+   */
+  readonly http: boolean;
 }
 
 /**
@@ -28,7 +33,7 @@ export class WebhooksModule {
   static forRoot(options: WebhooksModuleOptions): DynamicModule {
     return {
       module: WebhooksModule,
-      controllers: [AdminDeliveriesController, ...ENDPOINT_CONTROLLERS],
+      controllers: options.http ? [AdminDeliveriesController, ...ENDPOINT_CONTROLLERS] : [],
       providers: [
         WebhooksMigrations,
         DeliveryRepository,
