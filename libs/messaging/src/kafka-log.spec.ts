@@ -26,11 +26,14 @@ describe("kafkajs' messages go through the service's logger", () => {
       log: { timestamp: '2026-11-23T00:00:00Z', logger: 'kafkajs', message, broker: '127.0.0.1:1' },
     });
     log(entry(logLevel.ERROR, 'Connection error'));
+    // An error answer of the broker, which the client retries or raises to its caller: a warning.
+    log(entry(logLevel.ERROR, 'Response Metadata(key: 3, version: 6)'));
     log(entry(logLevel.WARN, 'slow'));
     log(entry(logLevel.INFO, 'joined'));
     log(entry(logLevel.DEBUG, 'fetch'));
     expect(lines.map((l) => [l['level'], l['msg'], l['kafka'], l['broker']])).toEqual([
       ['error', 'Connection error', 'Connection', '127.0.0.1:1'],
+      ['warn', 'Response Metadata(key: 3, version: 6)', 'Connection', '127.0.0.1:1'],
       ['warn', 'slow', 'Connection', '127.0.0.1:1'],
       ['info', 'joined', 'Connection', '127.0.0.1:1'],
       ['debug', 'fetch', 'Connection', '127.0.0.1:1'],
