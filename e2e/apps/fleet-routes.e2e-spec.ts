@@ -109,7 +109,10 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
         // Valid admin and console credentials too: the apps that host the accounts module for its ports know
         // them, and still serve none of their routes.
         expect((await get(app, `/admin/v1/accounts/${accountId}`, admin)).status).toBe(404);
-        expect((await get(app, '/admin/v1/webhook-deliveries?taskId=job_01JZZZZZZZZZZZZZZZZZZZZZZZ', admin)).status).toBe(404);
+        expect(
+          (await get(app, '/admin/v1/webhook-deliveries?taskId=job_01JZZZZZZZZZZZZZZZZZZZZZZZ', admin))
+            .status,
+        ).toBe(404);
         expect((await get(app, '/console/v1/webhook-endpoints', consoleAuth)).status).toBe(404);
         expect((await get(app, '/console/v1/session', consoleAuth)).status).toBe(404);
         expect((await get(app, '/healthz')).status).toBe(200);
@@ -131,7 +134,11 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
 
   describe('one entry point (the gateway serves every public route family)', () => {
     it('the gateway serves the webhook deliveries (admin) and endpoints (console)', async () => {
-      const deliveries = await get(gateway, '/admin/v1/webhook-deliveries?taskId=job_01JZZZZZZZZZZZZZZZZZZZZZZZ', admin);
+      const deliveries = await get(
+        gateway,
+        '/admin/v1/webhook-deliveries?taskId=job_01JZZZZZZZZZZZZZZZZZZZZZZZ',
+        admin,
+      );
       expect(deliveries.status).toBe(200);
       expect(((await deliveries.json()) as { code: number }).code).toBe(200);
       expect(
@@ -194,7 +201,11 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
 
     it('the webhooks app serves neither the endpoints nor the deliveries', async () => {
       const webhooks = others.get('webhooks')!;
-      const deliveries = await get(webhooks, '/admin/v1/webhook-deliveries?taskId=job_01JZZZZZZZZZZZZZZZZZZZZZZZ', admin);
+      const deliveries = await get(
+        webhooks,
+        '/admin/v1/webhook-deliveries?taskId=job_01JZZZZZZZZZZZZZZZZZZZZZZZ',
+        admin,
+      );
       expect(deliveries.status).toBe(404);
       expect(((await deliveries.json()) as { code: number }).code).toBe(404);
       expect((await get(webhooks, '/console/v1/webhook-endpoints', consoleAuth)).status).toBe(404);
