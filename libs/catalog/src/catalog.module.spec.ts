@@ -14,7 +14,14 @@ describe('CatalogModule', () => {
     const file = join(dir, 'models.json');
     writeFileSync(file, JSON.stringify(catalogFile()));
     const app = await NestFactory.createApplicationContext(
-      CatalogModule.forRoot({ file, availability: { credential: () => 'key', runsText: true } }),
+      CatalogModule.forRoot({
+        file,
+        availability: {
+          credential: () => 'key',
+          runsText: true,
+          adapters: ['offline', 'openai-compatible'],
+        },
+      }),
       { logger: false },
     );
     try {

@@ -21,7 +21,11 @@ const catalog = buildCatalog(
 );
 const env: Record<string, string | undefined> = {};
 // As once text generation runs; the default (no text) is checked on its own below.
-const service = new CatalogService(catalog, { credential: (name) => env[name], runsText: true });
+const service = new CatalogService(catalog, {
+  credential: (name) => env[name],
+  runsText: true,
+  adapters: ['offline', 'openai-compatible'],
+});
 const ids = (items: { model: string }[]) => items.map((i) => i.model);
 
 describe('CatalogService', () => {

@@ -15,7 +15,15 @@ export interface AvailabilitySources {
    * `available` must be accepted by createTask.
    */
   readonly runsText?: boolean;
+  /**
+   * The provider adapters the runner has. Only the offline models' adapter exists today (real providers are
+   * planned), so by default a model bound to another adapter is unavailable, whatever its credentials.
+   */
+  readonly adapters?: readonly string[];
 }
+
+/** The adapters the runner has today. */
+export const RUNNABLE_ADAPTERS: readonly string[] = ['offline'];
 
 /** Credentials from the process environment (or another variables object). */
 export function environmentCredentials(env: NodeJS.ProcessEnv = process.env): AvailabilitySources {
@@ -24,11 +32,12 @@ export function environmentCredentials(env: NodeJS.ProcessEnv = process.env): Av
 
 /**
  * A model is available when it is of a modality that runs here (not text, until text generation lands),
- * every credential its binding names is configured (set and not blank) and its upstream's circuit is not
+ * the runner has its binding's adapter (only `offline` today), every credential its binding names is configured (set and not blank) and its upstream's circuit is not
  * open. Offline media models name no credential and are always available.
  */
 export function isAvailable(model: CatalogModel, sources: AvailabilitySources): boolean {
   if (model.modality === 'text' && sources.runsText !== true) return false;
+  if (!(sources.adapters ?? RUNNABLE_ADAPTERS).includes(model.binding.adapter)) return false;
   const configured = model.binding.credentials.every(
     (name) => (sources.credential(name) ?? '').trim() !== '',
   );
