@@ -1,3 +1,3 @@
 export { BillingModule } from './billing.module';
-export { type BillingOptions } from './billing.options';
+export { type BillingOptions } from './domain/billing-options';
 export { billingOpenApi } from './http/billing.openapi';
