@@ -3,8 +3,8 @@ import { BusinessCode, type CatalogPort, type ExecutionUsage, type PreparedTask 
 import { DomainError, formatUsd } from '@gen/core';
 import { isOfflineMediaModel, offlineUsageBound } from '@gen/providers';
 import { CatalogService } from './catalog.service';
-import { groupPricesE9 } from './domain/pricing';
-import { chargeOfUsageE9 } from './domain/usage-charge';
+import { groupPricesE9 } from '../domain/pricing';
+import { chargeOfUsageE9 } from '../domain/usage-charge';
 
 /**
  * The catalog's side of task acceptance (CATALOG_PORT): the model must exist and be enabled (else 404, as an
