@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { AVAILABILITY_SOURCES, CATALOG, CatalogService } from './ports/catalog.service';
+import { AVAILABILITY_SOURCES, CATALOG, CatalogService } from './persistence/catalog.service';
 import { ModelsController } from './http/models.controller';
 import { TaskPricingService } from './ports/task-pricing.service';
 import { GetModelUseCase } from './use-cases/get-model.use-case';

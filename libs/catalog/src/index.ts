@@ -1,5 +1,5 @@
 export { CatalogModule, type CatalogModuleOptions } from './catalog.module';
-export { CatalogService } from './ports/catalog.service';
+export { CatalogService } from './persistence/catalog.service';
 export { type LoadedModel } from './domain/catalog';
 export { loadCatalogFile } from './persistence/load-catalog';
 export { catalogFilePath } from './persistence/catalog-file-path';

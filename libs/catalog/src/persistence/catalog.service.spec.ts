@@ -1,6 +1,6 @@
 import { DomainError } from '@gen/core';
 import { CatalogService } from './catalog.service';
-import { buildCatalog } from '../persistence/load-catalog';
+import { buildCatalog } from './load-catalog';
 import { catalogFile, chatEntry, imageEntry } from '../testing/catalog-fixture';
 
 const catalog = buildCatalog(
