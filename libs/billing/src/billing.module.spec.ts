@@ -17,7 +17,7 @@ import { EVENT_BUS, InProcessEventBus } from '@gen/messaging';
 import { DATABASE } from '@gen/persistence';
 import { openTestDatabase, type TestDatabase } from '@gen/testing';
 import { BillingModule } from './billing.module';
-import { BILLING_OPTIONS } from './billing.options';
+import { BILLING_OPTIONS } from './domain/billing-options';
 
 /**
  * Timers started by billing's own code and its outbox relay, and not yet fired or cleared. The process-wide

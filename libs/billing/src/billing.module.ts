@@ -1,9 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { FUNDS_PORT, HOLDS_PORT } from '@gen/contracts';
-import { BILLING_OPTIONS, DEFAULT_BILLING_OPTIONS, type BillingOptions } from './billing.options';
+import { BILLING_OPTIONS, DEFAULT_BILLING_OPTIONS, type BillingOptions } from './domain/billing-options';
 import { BillingOutboxRelay } from './events/billing-outbox.relay';
 import { TaskLifecycleConsumer } from './events/task-lifecycle.consumer';
-import { HoldsService } from './holds.service';
+import { HoldsService } from './ports/holds.service';
 import { CreditController } from './http/credit.controller';
 import { BillingPrisma } from './persistence/billing-prisma';
 import { FundsRepository } from './persistence/funds.repository';

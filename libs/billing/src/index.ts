@@ -1,3 +1,3 @@
 export { BillingModule, type BillingModuleOptions } from './billing.module';
-export { BILLING_OPTIONS, DEFAULT_BILLING_OPTIONS, type BillingOptions } from './billing.options';
+export { type BillingOptions } from './domain/billing-options';
 export { billingOpenApi } from './http/billing.openapi';

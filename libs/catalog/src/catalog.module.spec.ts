@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CatalogModule } from './catalog.module';
-import { CatalogService } from './catalog.service';
+import { CatalogService } from './persistence/catalog.service';
 import { catalogFile, imageEntry } from './testing/catalog-fixture';
 
 describe('CatalogModule', () => {

@@ -1,14 +1,14 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { AVAILABILITY_SOURCES, CATALOG, CatalogService } from './catalog.service';
+import { AVAILABILITY_SOURCES, CATALOG, CatalogService } from './persistence/catalog.service';
 import { ModelsController } from './http/models.controller';
-import { TaskPricingService } from './task-pricing.service';
+import { TaskPricingService } from './ports/task-pricing.service';
 import { GetModelUseCase } from './use-cases/get-model.use-case';
 import { ListModelsUseCase } from './use-cases/list-models.use-case';
 import { ListOpenAiModelsUseCase } from './use-cases/list-open-ai-models.use-case';
 import { CATALOG_PORT } from '@gen/contracts';
 import { environmentCredentials, type AvailabilitySources } from './domain/availability';
-import { catalogFilePath } from './load/catalog-file-path';
-import { loadCatalogFile, type LoadCatalogOptions } from './load/load-catalog';
+import { catalogFilePath } from './persistence/catalog-file-path';
+import { loadCatalogFile, type LoadCatalogOptions } from './persistence/load-catalog';
 
 export interface CatalogModuleOptions extends LoadCatalogOptions {
   /** The catalog file; defaults to `catalogFilePath()` (CATALOG_FILE, else the shipped catalog). */

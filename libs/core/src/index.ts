@@ -1,13 +1,19 @@
-export * from './ids';
-export * from './money';
-export * from './clock';
-export * from './secret-hash';
-export * from './config';
-export * from './logger';
-export * from './validation';
-export * from './domain-error';
-export * from './i18n/language';
-export * from './i18n/translate';
-export type { MessageId, MessageCatalog } from './i18n/messages/en';
-export * from './money-schema';
-export * from './well-formed-input';
+export { ULID_PATTERN, idSchema, newId, randomBase62, ulidIdPattern } from './ids';
+export { NANOS_PER_USD, formatUsd, multiplyE9, parseUsd } from './money';
+export { USD_AMOUNT_PATTERN, UsdAmount, UsdDecimal } from './money-schema';
+export { CLOCK, systemClock, type Clock } from './clock';
+export { hashSecret, sameHash } from './secret-hash';
+export { APP_CONFIG, ConfigError, describeConfig, loadConfig, type AppConfig } from './config';
+export { LOGGER, createLogger, lazyChildLogger, loggableUrl, type Logger } from './logger';
+export { createAjv, firstProblem, validatorFor } from './validation';
+export { DomainError, invalidField } from './domain-error';
+export { SUPPORTED_LANGUAGES, isSupportedLanguage, negotiateLanguage, type Language } from './i18n/language';
+export { CATALOGS, taskErrorMessage, translate, type MessageParams } from './i18n/translate';
+export type { MessageId } from './i18n/messages/en';
+export {
+  MAX_JSON_DEPTH,
+  findInputProblem,
+  textProblem,
+  type InputProblem,
+  type TextProblem,
+} from './well-formed-input';

@@ -1,20 +1,34 @@
-export * from './route-family';
-export * from './http-status-of';
-export * from './error-responder';
-export * from './edge-state';
-export * from './rate-limit';
-export * from './cached-authenticator';
-export * from './credentials';
-export * from './install-edge';
-export * from './envelope-exception.filter';
-export * from './client-errors';
-export * from './well-formed-request';
-export * from './schema.pipe';
-export * from './health.controller';
-export * from './openapi';
-export * from './redis-rate-limit.store';
-export * from './cache';
-export * from './query.pipe';
-export * from './direct-routes';
-export * from './rate-limit.interceptor';
-export * from './answer-cache';
+export { installEdge, SerializedJson } from './install-edge';
+export { installDirectRoutes } from './direct-routes';
+export { routeFamily, type RouteFamily } from './route-family';
+export { renderError } from './error-responder';
+export { EnvelopeExceptionFilter } from './envelope-exception.filter';
+export { envelopeClientErrors, envelopeFrameworkErrors } from './client-errors';
+export { refuseIllFormedInput } from './well-formed-request';
+export { SchemaPipe } from './schema.pipe';
+export { NoQuery, QueryPipe, QueryBoolean, queryFlag } from './query.pipe';
+export { CachedApiKeyAuthenticator } from './cached-authenticator';
+export {
+  HealthController,
+  OPENAPI_DOCUMENT,
+  READINESS_PROBE,
+  type ReadinessProbe,
+} from './health.controller';
+export {
+  buildOpenApiDocument,
+  envelopeResponse,
+  errorResponses,
+  systemOpenApi,
+  type OpenApiFragment,
+} from './openapi';
+export {
+  MemoryRateLimitStore,
+  RATE_LIMIT_STORE,
+  type RateDecision,
+  type RateLimitStore,
+  type TokenBucketPolicy,
+} from './rate-limit';
+export { RATE_LIMIT_KEY_PREFIX, RedisRateLimitStore } from './redis-rate-limit.store';
+export { RateLimited } from './rate-limit.interceptor';
+export { CACHE, CACHE_KEY_PREFIX, MemoryCache, RedisCache, type Cache } from './cache';
+export { AnswerCache } from './answer-cache';

@@ -11,7 +11,7 @@ import { ApplyExecutionUseCase } from './use-cases/apply-execution.use-case';
 import { CreateTaskUseCase } from './use-cases/create-task.use-case';
 import { ExpireTasksUseCase } from './use-cases/expire-tasks.use-case';
 import { GetTaskUseCase } from './use-cases/get-task.use-case';
-import { PrepareTaskRequest } from './use-cases/prepare-task-request';
+import { PrepareTaskRequest } from './domain/prepare-task-request';
 import { QuoteTaskUseCase } from './use-cases/quote-task.use-case';
 import { RecordSettlementUseCase } from './use-cases/record-settlement.use-case';
 import { GetUsageUseCase } from './use-cases/get-usage.use-case';

@@ -1,4 +1,4 @@
 export { WebhooksModule, type WebhooksModuleOptions } from './webhooks.module';
 export { webhooksOpenApi } from './http/webhooks.openapi';
-export { endpointsOpenApi } from './endpoints';
+export { endpointsOpenApi } from './http/endpoints.openapi';
 export { DeliveryRepository } from './persistence/delivery.repository';

@@ -1,16 +1,39 @@
-import { Module, type DynamicModule } from '@nestjs/common';
-import { WebhookSender } from './delivery/webhook-sender';
-import { ENDPOINT_CONTROLLERS, ENDPOINT_PROVIDERS } from './endpoints';
+import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
+import { endpointUrlPolicyProvider } from './domain/endpoint-url.policy';
 import { WebhookDeliveryWorker } from './events/webhook-delivery.worker';
 import { AdminDeliveriesController } from './http/admin-deliveries.controller';
+import { EndpointsController } from './http/endpoints.controller';
+import { WebhookSender } from './outbound/webhook-sender';
 import { DeliveryRepository } from './persistence/delivery.repository';
+import { EndpointRepository } from './persistence/endpoint.repository';
 import { MessageRepository } from './persistence/message.repository';
 import { WebhooksMigrations } from './persistence/webhooks-schema';
+import { CreateEndpointUseCase } from './use-cases/create-endpoint.use-case';
 import { DeliverCallbackUseCase } from './use-cases/deliver-callback.use-case';
 import { DeliverEndpointMessageUseCase } from './use-cases/deliver-endpoint-message.use-case';
+import { GetEndpointUseCase } from './use-cases/get-endpoint.use-case';
+import { ListEndpointsUseCase } from './use-cases/list-endpoints.use-case';
 import { ListTaskWebhooksUseCase } from './use-cases/list-task-webhooks.use-case';
 import { QueueEndpointMessagesUseCase } from './use-cases/queue-endpoint-messages.use-case';
 import { RedeliverWebhookUseCase } from './use-cases/redeliver-webhook.use-case';
+import { RotateEndpointSecretUseCase } from './use-cases/rotate-endpoint-secret.use-case';
+import { UpdateEndpointUseCase } from './use-cases/update-endpoint.use-case';
+
+/**
+ * Account-level webhook endpoints (management). The providers need DATABASE, CLOCK and APP_CONFIG, and the
+ * module's WebhooksMigrations (migrations run before the first query).
+ */
+export const ENDPOINT_PROVIDERS: Provider[] = [
+  EndpointRepository,
+  endpointUrlPolicyProvider,
+  CreateEndpointUseCase,
+  ListEndpointsUseCase,
+  GetEndpointUseCase,
+  UpdateEndpointUseCase,
+  RotateEndpointSecretUseCase,
+];
+
+export const ENDPOINT_CONTROLLERS: Type<unknown>[] = [EndpointsController];
 
 export interface WebhooksModuleOptions {
   /** Queue and send deliveries in this process (the webhooks app; embedded mode). */

@@ -6,7 +6,7 @@ import {
 } from '@nestjs/common';
 import { EVENT_BUS, OutboxRelay, type EventBus, OutboxSignal } from '@gen/messaging';
 import { DATABASE, type Database } from '@gen/persistence';
-import { BILLING_OPTIONS, type BillingOptions } from '../billing.options';
+import { BILLING_OPTIONS, type BillingOptions } from '../domain/billing-options';
 import { BILLING_SCHEMA } from '../persistence/billing-prisma';
 
 /** Publishes billing's outbox (`billing.holds` events) to the event bus while the app runs; drains on shutdown. */

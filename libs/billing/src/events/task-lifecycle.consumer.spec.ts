@@ -9,7 +9,7 @@ import {
 import { InProcessEventBus } from '@gen/messaging';
 import { Logger } from '@nestjs/common';
 import { DATABASE_KINDS } from '@gen/testing';
-import { DEFAULT_BILLING_OPTIONS } from '../billing.options';
+import { DEFAULT_BILLING_OPTIONS } from '../domain/billing-options';
 import { openBillingFixture, type BillingFixture } from '../testing/billing-fixture';
 import { reconcile } from '../testing/ledger-reconciliation';
 import { BillingOutboxRelay } from './billing-outbox.relay';

@@ -16,7 +16,7 @@ import {
 } from '@gen/contracts';
 import { DomainError, LOGGER, parseUsd, type Logger as AppLogger } from '@gen/core';
 import { EVENT_BUS, type EventBus, type Subscription } from '@gen/messaging';
-import { BILLING_OPTIONS, type BillingOptions } from '../billing.options';
+import { BILLING_OPTIONS, type BillingOptions } from '../domain/billing-options';
 import { ConfirmHoldUseCase } from '../use-cases/confirm-hold.use-case';
 import { ReleaseHoldUseCase } from '../use-cases/release-hold.use-case';
 import { SettleHoldUseCase } from '../use-cases/settle-hold.use-case';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IdPrefix, type HoldView, type ReserveHoldCommand } from '@gen/contracts';
 import { CLOCK, invalidField, newId, type Clock } from '@gen/core';
-import { BILLING_OPTIONS, type BillingOptions } from '../billing.options';
+import { BILLING_OPTIONS, type BillingOptions } from '../domain/billing-options';
 import { toHoldView } from '../domain/hold';
 import { parseDailyCap, parseHoldAmount, utcDay } from '../domain/hold-amounts';
 import { HoldsRepository } from '../persistence/holds.repository';

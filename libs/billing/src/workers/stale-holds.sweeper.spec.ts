@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { DEFAULT_BILLING_OPTIONS } from '../billing.options';
+import { DEFAULT_BILLING_OPTIONS } from '../domain/billing-options';
 import type { ReleaseStaleHoldsUseCase } from '../use-cases/release-stale-holds.use-case';
 import { StaleHoldsSweeper } from './stale-holds.sweeper';
 

@@ -5,7 +5,7 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { BILLING_OPTIONS, type BillingOptions } from '../billing.options';
+import { BILLING_OPTIONS, type BillingOptions } from '../domain/billing-options';
 import { ReleaseStaleHoldsUseCase } from '../use-cases/release-stale-holds.use-case';
 
 /**

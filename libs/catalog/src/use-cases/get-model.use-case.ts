@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AnswerCache, type SerializedJson } from '@gen/edge';
-import { CatalogService } from '../catalog.service';
+import { CatalogService } from '../persistence/catalog.service';
 
 /** One model record priced for the caller, serialised and kept for a second (as the list). */
 @Injectable()

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AnswerCache, type SerializedJson } from '@gen/edge';
-import { CatalogService, type ModelListFilters } from '../catalog.service';
+import { CatalogService, type ModelListFilters } from '../persistence/catalog.service';
 
 /**
  * The model list, serialised: priced for a caller's multiplier, or at standard prices (no multiplier: the

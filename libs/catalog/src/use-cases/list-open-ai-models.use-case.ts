@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AnswerCache, type SerializedJson } from '@gen/edge';
-import { CatalogService } from '../catalog.service';
+import { CatalogService } from '../persistence/catalog.service';
 
 /** `/v1/models` in the OpenAI list shape (no prices), serialised and kept for a second. */
 @Injectable()

@@ -16,7 +16,7 @@ import {
 import { formatUsd, newId, parseUsd } from '@gen/core';
 import { IN_FLIGHT_STATES, isTerminal } from '../domain/task-state';
 import type { TaskRow } from '../persistence/task-row';
-import { taskSnapshotOf } from './task-record';
+import { taskSnapshotOf } from '../mappers/task-record';
 import type { OutboxEvents } from '../persistence/task.repository';
 import { TaskRepository } from '../persistence/task.repository';
 

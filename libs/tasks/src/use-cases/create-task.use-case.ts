@@ -19,7 +19,7 @@ import {
 } from '../domain/task-options';
 import type { TaskRow } from '../persistence/task-row';
 import { TaskRepository } from '../persistence/task.repository';
-import { PrepareTaskRequest, type PreparedRequest, type TaskRequest } from './prepare-task-request';
+import { PrepareTaskRequest, type PreparedRequest, type TaskRequest } from '../domain/prepare-task-request';
 import { checkQuote } from './quote-task.use-case';
 
 export interface CreateTaskCommand {

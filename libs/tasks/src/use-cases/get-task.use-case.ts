@@ -3,7 +3,7 @@ import { BusinessCode, type ApiKeyPrincipal } from '@gen/contracts';
 import { CLOCK, DomainError, type Clock, type Language } from '@gen/core';
 import { OBJECT_STORAGE, type ObjectStorage } from '@gen/storage';
 import { TaskRepository } from '../persistence/task.repository';
-import { taskRecordOf, type TaskRecordView } from './task-record';
+import { taskRecordOf, type TaskRecordView } from '../mappers/task-record';
 
 /**
  * GET /api/v1/jobs/recordInfo: the task record for the key that created it. Unknown ids, another account's

@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor, type ListFilters } from '../domain/list-cur
 import { withinBudget } from '../domain/query-budget';
 import type { TaskRow } from '../persistence/task-row';
 import { TaskRepository } from '../persistence/task.repository';
-import { costOf } from './task-record';
+import { costOf } from '../mappers/task-record';
 
 export interface ListTasksQuery {
   readonly from?: string;

@@ -2,7 +2,7 @@ import { BusinessCode, type ApiKeyPrincipal } from '@gen/contracts';
 import { type DomainError } from '@gen/core';
 import { randomBytes } from 'node:crypto';
 import { QUOTE_VALIDITY_MS, signQuote } from '../domain/quote-token';
-import type { PreparedRequest } from './prepare-task-request';
+import type { PreparedRequest } from '../domain/prepare-task-request';
 import { checkQuote } from './quote-task.use-case';
 
 const key = randomBytes(32);

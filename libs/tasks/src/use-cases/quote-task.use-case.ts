@@ -3,7 +3,7 @@ import { BusinessCode, HOLDS_PORT, type ApiKeyPrincipal, type HoldsPort } from '
 import { CLOCK, DomainError, parseUsd, type Clock } from '@gen/core';
 import { QUOTE_VALIDITY_MS, readQuote, signQuote } from '../domain/quote-token';
 import { TASKS_OPTIONS, type TasksOptions } from '../domain/task-options';
-import { PrepareTaskRequest, type PreparedRequest, type TaskRequest } from './prepare-task-request';
+import { PrepareTaskRequest, type PreparedRequest, type TaskRequest } from '../domain/prepare-task-request';
 
 export interface QuoteView {
   readonly quoteId: string;

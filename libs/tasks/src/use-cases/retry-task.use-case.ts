@@ -5,7 +5,7 @@ import { RETRYABLE_STATES } from '../domain/task-state';
 import type { TaskRow } from '../persistence/task-row';
 import { TaskRepository } from '../persistence/task.repository';
 import { CreateTaskUseCase, type AcceptedTask } from './create-task.use-case';
-import { retainedUntil } from './task-record';
+import { retainedUntil } from '../mappers/task-record';
 
 export interface RetryTaskCommand {
   readonly principal: ApiKeyPrincipal;

@@ -19,7 +19,7 @@ import { MessageRepository } from '../persistence/message.repository';
 import { DeliverCallbackUseCase } from '../use-cases/deliver-callback.use-case';
 import { DeliverEndpointMessageUseCase } from '../use-cases/deliver-endpoint-message.use-case';
 import { QueueEndpointMessagesUseCase } from '../use-cases/queue-endpoint-messages.use-case';
-import type { AttemptOutcome } from '../delivery/attempt-outcome';
+import type { AttemptOutcome } from '../outbound/attempt-outcome';
 
 /**
  * How often due deliveries are looked for: retries are at least 10 s apart by default, and a new delivery is

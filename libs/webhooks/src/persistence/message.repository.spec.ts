@@ -1,6 +1,6 @@
 import { migrate, type Database } from '@gen/persistence';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '@gen/testing';
-import { EndpointRepository } from '../endpoints/endpoint.repository';
+import { EndpointRepository } from './endpoint.repository';
 import { MessageRepository, type MessageRow, type NewMessage } from './message.repository';
 import type { AttemptRecord } from './outbound-queue';
 import { WEBHOOKS_SCHEMA, type WebhooksMigrations } from './webhooks-schema';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE, type Database } from '@gen/persistence';
-import { DISABLED_GONE_410 } from '../endpoints/endpoint';
+import { DISABLED_GONE_410 } from '../domain/endpoint';
 import {
   OutboundQueue,
   PROGRESS_COLUMNS,

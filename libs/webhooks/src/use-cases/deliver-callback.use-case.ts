@@ -2,10 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ACCOUNT_DIRECTORY, type AccountDirectory, type CallbackSettings } from '@gen/contracts';
 import { CLOCK, type Clock } from '@gen/core';
 import { OBJECT_STORAGE, type ObjectStorage } from '@gen/storage';
-import { attemptRecord, unsendable, type AttemptOutcome } from '../delivery/attempt-outcome';
-import { callbackHeaders, callbackV1Body, callbackV2Body } from '../delivery/callback-bodies';
-import { deliveryLanguage, deliveryRecord } from '../delivery/delivery-record';
-import { WebhookSender } from '../delivery/webhook-sender';
+import { attemptRecord, unsendable, type AttemptOutcome } from '../outbound/attempt-outcome';
+import { callbackHeaders, callbackV1Body, callbackV2Body } from '../domain/callback-bodies';
+import { deliveryLanguage, deliveryRecord } from '../domain/delivery-record';
+import { WebhookSender } from '../outbound/webhook-sender';
 import { DeliveryRepository, type DeliveryRow } from '../persistence/delivery.repository';
 
 /** Lifetime of the asset URLs signed for a callback attempt. */

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '@gen/core';
 import { standardHeaders } from '@gen/webhook-signing';
-import { attemptRecord, unsendable, type AttemptOutcome } from '../delivery/attempt-outcome';
-import { WebhookSender } from '../delivery/webhook-sender';
-import { endpointIsActive, EndpointRepository, secretsForSigning, type WebhookEndpoint } from '../endpoints';
+import { attemptRecord, unsendable, type AttemptOutcome } from '../outbound/attempt-outcome';
+import { WebhookSender } from '../outbound/webhook-sender';
+import { endpointIsActive, secretsForSigning, type WebhookEndpoint } from '../domain/endpoint';
+import { EndpointRepository } from '../persistence/endpoint.repository';
 import { MessageRepository, type MessageRow } from '../persistence/message.repository';
 
 /** Why a message was dropped unsent: its endpoint was disabled (PATCH or a 410), or is gone. */

@@ -8,9 +8,11 @@ import {
 } from '@gen/contracts';
 import { CLOCK, newId, type Clock } from '@gen/core';
 import { OBJECT_STORAGE, type ObjectStorage } from '@gen/storage';
-import { deliveryLanguage, deliveryRecord } from '../delivery/delivery-record';
-import { endpointMessageBody } from '../delivery/endpoint-message';
-import { endpointIsActive, endpointReceives, EndpointRepository } from '../endpoints';
+import { deliveryLanguage, deliveryRecord } from '../domain/delivery-record';
+import { endpointMessageBody } from '../domain/endpoint-message';
+import { endpointIsActive } from '../domain/endpoint';
+import { endpointReceives } from '../domain/event-names';
+import { EndpointRepository } from '../persistence/endpoint.repository';
 import { MessageRepository } from '../persistence/message.repository';
 
 /**

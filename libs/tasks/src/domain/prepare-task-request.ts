@@ -9,7 +9,7 @@ import {
 import { DomainError } from '@gen/core';
 import { checkCallbackUrl } from '@gen/ssrf';
 import { createHash } from 'node:crypto';
-import { TASKS_OPTIONS, type TasksOptions } from '../domain/task-options';
+import { TASKS_OPTIONS, type TasksOptions } from './task-options';
 
 /** The body of quote, createTask and stream (spec: Task request). */
 export interface TaskRequest {

@@ -4,8 +4,9 @@ import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule } from '@gen/platform';
 import { OpenApiCheck, startApp, type RunningApp } from '@gen/testing';
 import { WebhooksMigrations } from '../persistence/webhooks-schema';
-import { EndpointRepository } from './endpoint.repository';
-import { ENDPOINT_CONTROLLERS, ENDPOINT_PROVIDERS, endpointsOpenApi } from './index';
+import { EndpointRepository } from '../persistence/endpoint.repository';
+import { ENDPOINT_CONTROLLERS, ENDPOINT_PROVIDERS } from '../webhooks.module';
+import { endpointsOpenApi } from './endpoints.openapi';
 
 const SESSIONS: Record<string, ConsolePrincipal> = {
   gcs_owner: { accountId: 'acc_owner', sessionId: 'cses_1', language: null },

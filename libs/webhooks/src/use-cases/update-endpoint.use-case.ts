@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { BusinessCode } from '@gen/contracts';
 import { CLOCK, DomainError, type Clock } from '@gen/core';
-import { checkEnabledEvents, enabledState } from './endpoint';
-import { EndpointRepository, type EndpointChanges } from './endpoint.repository';
-import { EndpointUrlPolicy } from './endpoint-url.policy';
-import { endpointView, type EndpointView } from './endpoint-view';
+import { checkEnabledEvents, enabledState } from '../domain/endpoint';
+import { EndpointRepository, type EndpointChanges } from '../persistence/endpoint.repository';
+import { EndpointUrlPolicy } from '../domain/endpoint-url.policy';
+import { endpointView, type EndpointView } from '../domain/endpoint-view';
 
 export interface UpdateEndpointInput {
   readonly url?: string;

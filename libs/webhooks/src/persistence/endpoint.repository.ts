@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE, rowDate, rowJson, rowOptionalDate, type Database } from '@gen/persistence';
-import { WebhooksMigrations } from '../persistence/webhooks-schema';
-import type { EndpointStatus, WebhookEndpoint } from './endpoint';
-import type { EndpointEventName } from './event-names';
+import { WebhooksMigrations } from './webhooks-schema';
+import type { EndpointStatus, WebhookEndpoint } from '../domain/endpoint';
+import type { EndpointEventName } from '../domain/event-names';
 
 const TABLE = '"webhooks"."endpoints"';
 const COLUMNS = `"id", "account_id", "url", "description", "enabled_events", "enabled", "status", "disabled_reason",

@@ -1,7 +1,7 @@
 import { BusinessCode } from '@gen/contracts';
 import { DATABASE_KINDS } from '@gen/testing';
-import { openBillingFixture, type BillingFixture } from './testing/billing-fixture';
-import { readBook, reconcile } from './testing/ledger-reconciliation';
+import { openBillingFixture, type BillingFixture } from '../testing/billing-fixture';
+import { readBook, reconcile } from '../testing/ledger-reconciliation';
 
 /** Settles every promise; returns the values and the business codes of the rejections. */
 async function outcomes<T>(work: Promise<T>[]) {

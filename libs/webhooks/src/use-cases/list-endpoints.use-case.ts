@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { EndpointRepository } from './endpoint.repository';
-import { endpointView, type EndpointView } from './endpoint-view';
+import { EndpointRepository } from '../persistence/endpoint.repository';
+import { endpointView, type EndpointView } from '../domain/endpoint-view';
 
 /** GET /console/v1/webhook-endpoints: the account's endpoints, oldest first, without their secrets. */
 @Injectable()

@@ -14,6 +14,6 @@ export function catalogFilePath(env: NodeJS.ProcessEnv = process.env): string {
   if (configured) return resolve(configured);
   const beside = resolve(__dirname, '..', '..', 'catalog', 'models.json');
   if (existsSync(beside)) return beside;
-  // dist/libs/catalog/src/load -> <root>/libs/catalog/catalog/models.json
+  // dist/libs/catalog/src/persistence -> <root>/libs/catalog/catalog/models.json
   return resolve(__dirname, '..', '..', '..', '..', '..', join('libs', 'catalog', 'catalog', 'models.json'));
 }

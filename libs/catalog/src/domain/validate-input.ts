@@ -1,7 +1,7 @@
 import { BusinessCode } from '@gen/contracts';
 import { DomainError } from '@gen/core';
-import { canonicalize } from '../domain/canonical-json';
-import type { LoadedModel } from '../domain/catalog';
+import { canonicalize } from './canonical-json';
+import type { LoadedModel } from './catalog';
 import { inputProblem } from './input-problem';
 
 export interface ValidateInputOptions {

@@ -13,13 +13,13 @@ import {
 } from '@nestjs/common';
 import { NoQuery, QueryPipe, SchemaPipe } from '@gen/edge';
 import type { FastifyRequest } from 'fastify';
-import { CreateEndpointUseCase } from './create-endpoint.use-case';
+import { CreateEndpointUseCase } from '../use-cases/create-endpoint.use-case';
 import { CreateEndpointBody, EndpointIdParam, RotateSecretBody, UpdateEndpointBody } from './endpoint.dto';
-import { ENDPOINT_EVENTS } from './event-names';
-import { GetEndpointUseCase } from './get-endpoint.use-case';
-import { ListEndpointsUseCase } from './list-endpoints.use-case';
-import { RotateEndpointSecretUseCase } from './rotate-endpoint-secret.use-case';
-import { UpdateEndpointUseCase } from './update-endpoint.use-case';
+import { ENDPOINT_EVENTS } from '../domain/event-names';
+import { GetEndpointUseCase } from '../use-cases/get-endpoint.use-case';
+import { ListEndpointsUseCase } from '../use-cases/list-endpoints.use-case';
+import { RotateEndpointSecretUseCase } from '../use-cases/rotate-endpoint-secret.use-case';
+import { UpdateEndpointUseCase } from '../use-cases/update-endpoint.use-case';
 
 /** A body that may be left out (spec: "Omitting the body takes the default"); a body given is validated. */
 class OptionalBodyPipe implements PipeTransform<unknown, RotateSecretBody> {

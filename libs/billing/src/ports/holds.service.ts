@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { FundsCheck, HoldView, HoldsPort, ReserveHoldCommand } from '@gen/contracts';
-import { CheckFundsUseCase } from './use-cases/check-funds.use-case';
-import { ConfirmHoldUseCase } from './use-cases/confirm-hold.use-case';
-import { ReleaseHoldUseCase } from './use-cases/release-hold.use-case';
-import { ReserveHoldUseCase } from './use-cases/reserve-hold.use-case';
-import { SettleHoldUseCase } from './use-cases/settle-hold.use-case';
+import { CheckFundsUseCase } from '../use-cases/check-funds.use-case';
+import { ConfirmHoldUseCase } from '../use-cases/confirm-hold.use-case';
+import { ReleaseHoldUseCase } from '../use-cases/release-hold.use-case';
+import { ReserveHoldUseCase } from '../use-cases/reserve-hold.use-case';
+import { SettleHoldUseCase } from '../use-cases/settle-hold.use-case';
 
 /** HOLDS_PORT: the holds use cases behind the port the tasks domain calls. */
 @Injectable()

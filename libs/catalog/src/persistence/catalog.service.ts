@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { BusinessCode } from '@gen/contracts';
 import { DomainError } from '@gen/core';
-import { isAvailable, type AvailabilitySources } from './domain/availability';
-import { canonicalRequestFingerprint } from './domain/canonical-json';
-import type { Catalog, LoadedModel } from './domain/catalog';
-import { MODALITIES, type Modality } from './domain/model';
-import { groupPrices, type ModelPrices } from './domain/pricing';
-import { toModelRecord, toOpenAiModel, type ModelRecord, type OpenAiModelList } from './http/model.dto';
-import { validateModelInput, type ValidateInputOptions } from './validation/validate-input';
+import { isAvailable, type AvailabilitySources } from '../domain/availability';
+import { canonicalRequestFingerprint } from '../domain/canonical-json';
+import type { Catalog, LoadedModel } from '../domain/catalog';
+import { MODALITIES, type Modality } from '../domain/model';
+import { groupPrices, type ModelPrices } from '../domain/pricing';
+import { toModelRecord, toOpenAiModel, type ModelRecord, type OpenAiModelList } from '../http/model.dto';
+import { validateModelInput, type ValidateInputOptions } from '../domain/validate-input';
 
 export const CATALOG = Symbol('CATALOG');
 export const AVAILABILITY_SOURCES = Symbol('AVAILABILITY_SOURCES');

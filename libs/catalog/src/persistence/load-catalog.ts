@@ -6,7 +6,7 @@ import { canonicalize } from '../domain/canonical-json';
 import { Catalog, type LoadedModel } from '../domain/catalog';
 import { chatInputSchema, supportedParametersOf } from '../domain/chat-input-schema';
 import type { TextCapabilities } from '../domain/model';
-import { inputProblem } from '../validation/input-problem';
+import { inputProblem } from '../domain/input-problem';
 import { CatalogFile, type CatalogEntry } from './catalog-file.schema';
 import { CatalogLoadError, describeSchemaError, pointerSegments } from './catalog-load-error';
 import { checkEntry } from './entry-rules';

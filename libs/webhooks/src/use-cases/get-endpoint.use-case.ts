@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { BusinessCode } from '@gen/contracts';
 import { DomainError } from '@gen/core';
-import { EndpointRepository } from './endpoint.repository';
-import { endpointView, type EndpointView } from './endpoint-view';
+import { EndpointRepository } from '../persistence/endpoint.repository';
+import { endpointView, type EndpointView } from '../domain/endpoint-view';
 
 /**
  * GET /console/v1/webhook-endpoints/{id}: one endpoint of the account, without its secret. An unknown id

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { BusinessCode, type CatalogPort, type ExecutionUsage, type PreparedTask } from '@gen/contracts';
 import { DomainError, formatUsd } from '@gen/core';
 import { isOfflineMediaModel, offlineUsageBound } from '@gen/providers';
-import { CatalogService } from './catalog.service';
-import { groupPricesE9 } from './domain/pricing';
-import { chargeOfUsageE9 } from './domain/usage-charge';
+import { CatalogService } from '../persistence/catalog.service';
+import { groupPricesE9 } from '../domain/pricing';
+import { chargeOfUsageE9 } from '../domain/usage-charge';
 
 /**
  * The catalog's side of task acceptance (CATALOG_PORT): the model must exist and be enabled (else 404, as an

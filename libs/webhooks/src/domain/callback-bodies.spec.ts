@@ -10,7 +10,7 @@ import {
   callbackV1Body,
   callbackV2Body,
 } from './callback-bodies';
-import { sendWebhook } from './send-webhook';
+import { sendWebhook } from '../outbound/send-webhook';
 
 /**
  * A receiver's check written from the spec text alone (Events, "Callback to callBackUrl", item 6), sharing no

@@ -1,8 +1,8 @@
 import { BusinessCode, HoldEventType, type ReserveHoldCommand } from '@gen/contracts';
 import type { Database } from '@gen/persistence';
 import { DATABASE_KINDS } from '@gen/testing';
-import { openBillingFixture, type BillingFixture } from './testing/billing-fixture';
-import { readBook, reconcile } from './testing/ledger-reconciliation';
+import { openBillingFixture, type BillingFixture } from '../testing/billing-fixture';
+import { readBook, reconcile } from '../testing/ledger-reconciliation';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

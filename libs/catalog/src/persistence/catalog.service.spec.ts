@@ -1,7 +1,7 @@
 import { DomainError } from '@gen/core';
 import { CatalogService } from './catalog.service';
-import { buildCatalog } from './load/load-catalog';
-import { catalogFile, chatEntry, imageEntry } from './testing/catalog-fixture';
+import { buildCatalog } from './load-catalog';
+import { catalogFile, chatEntry, imageEntry } from '../testing/catalog-fixture';
 
 const catalog = buildCatalog(
   catalogFile(

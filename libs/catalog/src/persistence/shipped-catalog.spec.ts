@@ -1,4 +1,4 @@
-import { CatalogService } from '../catalog.service';
+import { CatalogService } from './catalog.service';
 import { catalogFilePath } from './catalog-file-path';
 import { loadCatalogFile } from './load-catalog';
 

@@ -1,5 +1,5 @@
 import { DomainError, translate, type Language } from '@gen/core';
-import { buildCatalog } from '../load/load-catalog';
+import { buildCatalog } from '../persistence/load-catalog';
 import { catalogFile } from '../testing/catalog-fixture';
 import { validateModelInput } from './validate-input';
 

@@ -7,8 +7,8 @@ import {
   MAX_DESCRIPTION_LENGTH,
   MAX_ENDPOINTS_PER_ACCOUNT,
   MAX_GRACE_PERIOD_SECONDS,
-} from './endpoint';
-import { ENDPOINT_EVENT_NAMES } from './event-names';
+} from '../domain/endpoint';
+import { ENDPOINT_EVENT_NAMES } from '../domain/event-names';
 
 const Url = Type.String({
   minLength: 1,

@@ -6,9 +6,9 @@ import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '@gen/testin
 import { endpointSecretKey } from '@gen/webhook-signing';
 import { WEBHOOKS_SCHEMA, type WebhooksMigrations } from '../persistence/webhooks-schema';
 import { CreateEndpointUseCase, type CreateEndpointInput } from './create-endpoint.use-case';
-import { MAX_ENDPOINTS_PER_ACCOUNT, secretsForSigning } from './endpoint';
-import { EndpointRepository } from './endpoint.repository';
-import { EndpointUrlPolicy } from './endpoint-url.policy';
+import { MAX_ENDPOINTS_PER_ACCOUNT, secretsForSigning } from '../domain/endpoint';
+import { EndpointRepository } from '../persistence/endpoint.repository';
+import { EndpointUrlPolicy } from '../domain/endpoint-url.policy';
 import { GetEndpointUseCase } from './get-endpoint.use-case';
 import { ListEndpointsUseCase } from './list-endpoints.use-case';
 import { RotateEndpointSecretUseCase } from './rotate-endpoint-secret.use-case';

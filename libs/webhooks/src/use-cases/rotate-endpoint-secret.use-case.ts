@@ -2,9 +2,9 @@ import { Inject, Injectable } from '@nestjs/common';
 import { BusinessCode } from '@gen/contracts';
 import { CLOCK, DomainError, invalidField, type Clock } from '@gen/core';
 import { generateEndpointSecret } from '@gen/webhook-signing';
-import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS } from './endpoint';
-import { EndpointRepository } from './endpoint.repository';
-import { endpointWithSecretView, type EndpointWithSecretView } from './endpoint-view';
+import { DEFAULT_GRACE_PERIOD_SECONDS, MAX_GRACE_PERIOD_SECONDS } from '../domain/endpoint';
+import { EndpointRepository } from '../persistence/endpoint.repository';
+import { endpointWithSecretView, type EndpointWithSecretView } from '../domain/endpoint-view';
 
 /**
  * POST /console/v1/webhook-endpoints/{id}/rotate-secret: a new secret, shown once. The replaced one keeps

@@ -2,10 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { BusinessCode, IdPrefix } from '@gen/contracts';
 import { CLOCK, DomainError, newId, type Clock } from '@gen/core';
 import { generateEndpointSecret } from '@gen/webhook-signing';
-import { checkEnabledEvents, ENDPOINT_LIMIT_MESSAGE, MAX_ENDPOINTS_PER_ACCOUNT } from './endpoint';
-import { EndpointRepository } from './endpoint.repository';
-import { EndpointUrlPolicy } from './endpoint-url.policy';
-import { endpointWithSecretView, type EndpointWithSecretView } from './endpoint-view';
+import { checkEnabledEvents, ENDPOINT_LIMIT_MESSAGE, MAX_ENDPOINTS_PER_ACCOUNT } from '../domain/endpoint';
+import { EndpointRepository } from '../persistence/endpoint.repository';
+import { EndpointUrlPolicy } from '../domain/endpoint-url.policy';
+import { endpointWithSecretView, type EndpointWithSecretView } from '../domain/endpoint-view';
 
 export interface CreateEndpointInput {
   readonly url: string;

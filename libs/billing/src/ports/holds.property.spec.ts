@@ -2,9 +2,9 @@ import { BusinessCode, type HoldView } from '@gen/contracts';
 import { formatUsd } from '@gen/core';
 import { DATABASE_KINDS } from '@gen/testing';
 import fc from 'fast-check';
-import { openBillingFixture, type BillingFixture } from './testing/billing-fixture';
-import { HoldsModel, type ModelHold, type ModelRefusal } from './testing/holds-model';
-import { readBook, reconcile } from './testing/ledger-reconciliation';
+import { openBillingFixture, type BillingFixture } from '../testing/billing-fixture';
+import { HoldsModel, type ModelHold, type ModelRefusal } from '../testing/holds-model';
+import { readBook, reconcile } from '../testing/ledger-reconciliation';
 
 const TTL_MS = 60_000;
 const MODELS = ['acme/image', 'acme/video'] as const;
