@@ -15,10 +15,17 @@ export const TEST_REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.
 export const POSTGRES_MISSING: string | undefined = process.env['TEST_POSTGRES_MISSING'] || undefined;
 export const REDIS_MISSING: string | undefined = process.env['TEST_REDIS_MISSING'] || undefined;
 
-/** `describe`, or `describe.skip` when PostgreSQL is missing. */
-export const describeWithPostgres: jest.Describe = POSTGRES_MISSING ? describe.skip : describe;
+/**
+ * `describe`, or `describe.skip` when PostgreSQL is missing. Jest's globals are read when called, not when
+ * this module loads, so the benches (plain Node) can use the other helpers here.
+ */
+export function describeWithPostgres(name: string, tests: () => void): void {
+  (POSTGRES_MISSING ? describe.skip : describe)(name, tests);
+}
 /** `describe`, or `describe.skip` when Redis is missing. */
-export const describeWithRedis: jest.Describe = REDIS_MISSING ? describe.skip : describe;
+export function describeWithRedis(name: string, tests: () => void): void {
+  (REDIS_MISSING ? describe.skip : describe)(name, tests);
+}
 
 export interface ScratchDatabase {
   readonly url: string;
