@@ -86,14 +86,21 @@ describe('edge: API key authentication on /api/v1', () => {
     expect((await credit({ authorization: `Bearer ${apiKey}` })).status).toBe(200);
     const revoked = await app.admin('POST', `/admin/v1/keys/${keyId}/revoke`);
     expect(revoked).toEqual({ keyId, revoked: true });
-    const started = Date.now();
+    // What is promised: a request that starts more than a second (KEY_CACHE_TTL_MS) after the revocation is
+    // refused. Measured from each request's start, so a slow machine's response times do not count.
+    const revokedAt = Date.now();
     let status = 200;
-    while (status === 200 && Date.now() - started < 1500) {
+    let lastAcceptedStart = -1;
+    while (status === 200 && Date.now() - revokedAt < 5000) {
+      const start = Date.now() - revokedAt;
       status = (await credit({ authorization: `Bearer ${apiKey}` })).status;
-      if (status === 200) await new Promise((r) => setTimeout(r, 50));
+      if (status === 200) {
+        lastAcceptedStart = start;
+        await new Promise((r) => setTimeout(r, 50));
+      }
     }
     expect(status).toBe(401);
-    expect(Date.now() - started).toBeLessThanOrEqual(1100);
+    expect(lastAcceptedStart).toBeLessThanOrEqual(1000);
     // Other keys of the platform are unaffected.
     expect((await credit({ authorization: `Bearer ${app.boot.apiKey}` })).status).toBe(200);
   });
