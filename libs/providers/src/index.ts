@@ -6,3 +6,6 @@ export * from './offline/render-tone';
 export * from './offline/render-reel';
 export * from './offline/offline-media-provider';
 export * from './offline/offline-usage';
+export * from './chat/canonical';
+export * from './chat/upstream-error';
+export * from './chat/sse';
