@@ -9,3 +9,4 @@ export * from './offline/offline-usage';
 export * from './chat/canonical';
 export * from './chat/upstream-error';
 export * from './chat/sse';
+export * from './chat/openai-chat.adapter';
