@@ -10,3 +10,4 @@ export * from './chat/canonical';
 export * from './chat/upstream-error';
 export * from './chat/sse';
 export * from './chat/openai-chat.adapter';
+export * from './chat/anthropic-messages.adapter';

@@ -16,8 +16,9 @@ import { streamUpstream } from './upstream-stream';
 export class OpenAiChatAdapter implements ChatAdapter {
   constructor(private readonly config: ChatAdapterConfig) {}
 
-  chat(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatEvent> {
-    return streamUpstream({
+  /** Errors, including a request that cannot be mapped, surface through the iteration, never synchronously. */
+  async *chat(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatEvent> {
+    yield* streamUpstream({
       url: `${this.config.baseUrl.replace(/\/+$/, '')}/chat/completions`,
       headers: { authorization: `Bearer ${this.config.apiKey}` },
       body: openAiChatBody(request, this.config.upstreamModel),
