@@ -11,3 +11,4 @@ export * from './chat/upstream-error';
 export * from './chat/sse';
 export * from './chat/openai-chat.adapter';
 export * from './chat/anthropic-messages.adapter';
+export * from './chat/gemini-generate.adapter';

@@ -1,13 +1,13 @@
-import type {
-  ChatAdapter,
-  ChatAdapterConfig,
-  ChatEvent,
-  ChatMessage,
-  ChatRequest,
-  ChatToolChoice,
+import {
+  toolInput,
+  type ChatAdapter,
+  type ChatAdapterConfig,
+  type ChatEvent,
+  type ChatMessage,
+  type ChatRequest,
+  type ChatToolChoice,
 } from './canonical';
 import { AnthropicMessagesDecoder } from './anthropic-messages.decoder';
-import { UpstreamError } from './upstream-error';
 import { streamUpstream } from './upstream-stream';
 
 /** Anthropic requires max_tokens; this is sent when the request leaves it out. */
@@ -95,19 +95,4 @@ function anthropicTurn(message: ChatMessage): AnthropicMessage | undefined {
 function anthropicToolChoice(choice: ChatToolChoice): Block {
   if (typeof choice !== 'string') return { type: 'tool', name: choice.name };
   return { type: choice === 'required' ? 'any' : choice };
-}
-
-/** A tool call's arguments as the object Anthropic wants; arguments that are not a JSON object cannot be sent. */
-export function toolInput(args: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(args || '{}');
-    if (value !== null && typeof value === 'object' && !Array.isArray(value))
-      return value as Record<string, unknown>;
-  } catch {
-    // reported below
-  }
-  throw new UpstreamError(
-    'failed',
-    'a tool call in the conversation has arguments that are not a JSON object',
-  );
 }

@@ -1,3 +1,5 @@
+import { UpstreamError } from './upstream-error';
+
 /**
  * The canonical chat shape every chat adapter speaks: one request in, one stream of events out. The compatibility
  * layer translates its wire formats to and from these; an adapter translates them to one upstream's wire format.
@@ -71,4 +73,19 @@ export interface ChatAdapter {
 /** A non-negative integer from an upstream's count, 0 when absent or not a number. */
 export function tokenCount(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+}
+
+/** A tool call's arguments as the object Anthropic wants; arguments that are not a JSON object cannot be sent. */
+export function toolInput(args: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(args || '{}');
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      return value as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  throw new UpstreamError(
+    'failed',
+    'a tool call in the conversation has arguments that are not a JSON object',
+  );
 }

@@ -41,6 +41,12 @@ export function retryAfterMs(headers: Headers, now: number = Date.now()): number
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/** Milliseconds from a Google RetryInfo `retryDelay` ("27s", "1.5s") in an error body; undefined otherwise. */
+export function retryDelayMs(bodyText: string): number | undefined {
+  const match = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(bodyText);
+  return match ? Math.ceil(Number(match[1]) * 1000) : undefined;
+}
+
 const REFUSAL = /content[ _-]?(policy|filter|management)|safety (system|filter)|moderation|flagged/i;
 
 /** True when an error body says the content itself was refused (the providers' codes and messages for it). */

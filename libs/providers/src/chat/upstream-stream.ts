@@ -1,6 +1,6 @@
 import type { ChatEvent } from './canonical';
 import { SseParser, type SseFrame } from './sse';
-import { UpstreamError, errorKindForStatus, retryAfterMs } from './upstream-error';
+import { UpstreamError, errorKindForStatus, retryAfterMs, retryDelayMs } from './upstream-error';
 
 /** Turns one upstream's SSE frames into canonical events. */
 export interface FrameDecoder {
@@ -96,7 +96,7 @@ async function httpError(response: Response): Promise<UpstreamError> {
   const kind = errorKindForStatus(response.status, text);
   return new UpstreamError(kind, `the upstream answered ${response.status}`, {
     status: response.status,
-    retryAfterMs: retryAfterMs(response.headers),
+    retryAfterMs: retryAfterMs(response.headers) ?? retryDelayMs(text),
     upstreamText: text,
   });
 }
