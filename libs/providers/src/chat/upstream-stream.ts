@@ -1,0 +1,121 @@
+import type { ChatEvent } from './canonical';
+import { SseParser, type SseFrame } from './sse';
+import { UpstreamError, errorKindForStatus, retryAfterMs, retryDelayMs } from './upstream-error';
+
+/** Turns one upstream's SSE frames into canonical events. */
+export interface FrameDecoder {
+  /** The events of one frame; throws an UpstreamError for an error frame or malformed JSON. */
+  decode(frame: SseFrame): ChatEvent[];
+  /** The events at the end of the body; throws a retryable UpstreamError when the stream was cut short. */
+  end(): ChatEvent[];
+}
+
+export interface UpstreamStreamCall {
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  timeoutMs: number;
+  signal: AbortSignal | undefined;
+  decoder: FrameDecoder;
+}
+
+/** The upstream's text kept for the log: the start of an error body. */
+const LOGGED_TEXT_CHARS = 4096;
+
+/**
+ * POSTs a JSON body, reads the SSE response incrementally and yields the decoder's events. `timeoutMs` bounds the
+ * wait for the headers and for each chunk (not the whole generation); the caller's signal cancels, and stopping
+ * the iteration early closes the connection.
+ */
+export async function* streamUpstream(call: UpstreamStreamCall): AsyncGenerator<ChatEvent> {
+  const { signal } = call;
+  signal?.throwIfAborted();
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
+  const arm = (): void => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, call.timeoutMs);
+  };
+  const transportError = (error: unknown): unknown => {
+    if (signal?.aborted) return signal.reason;
+    if (error instanceof UpstreamError) return error;
+    if (timedOut) return new UpstreamError('retryable', `upstream sent nothing for ${call.timeoutMs} ms`);
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
+    const text = error instanceof Error ? `${error.message} ${cause}`.trim() : String(error);
+    return new UpstreamError('retryable', 'connection to the upstream failed', { upstreamText: text });
+  };
+  try {
+    arm();
+    let response: Response;
+    try {
+      response = await fetch(call.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...call.headers },
+        body: JSON.stringify(call.body),
+        signal: controller.signal,
+      });
+      if (!response.ok) throw await httpError(response);
+    } catch (error) {
+      throw transportError(error);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!response.body)
+      throw new UpstreamError('failed', 'the upstream sent no body', { status: response.status });
+    const reader = response.body.getReader();
+    const parser = new SseParser();
+    for (;;) {
+      arm();
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        throw transportError(error);
+      } finally {
+        clearTimeout(timer);
+      }
+      const frames = chunk.done ? parser.end() : parser.push(chunk.value);
+      for (const frame of frames) yield* call.decoder.decode(frame);
+      if (chunk.done) break;
+    }
+    yield* call.decoder.end();
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+    controller.abort();
+  }
+}
+
+async function httpError(response: Response): Promise<UpstreamError> {
+  const text = (await response.text()).slice(0, LOGGED_TEXT_CHARS);
+  const kind = errorKindForStatus(response.status, text);
+  return new UpstreamError(kind, `the upstream answered ${response.status}`, {
+    status: response.status,
+    retryAfterMs: retryAfterMs(response.headers) ?? retryDelayMs(text),
+    upstreamText: text,
+  });
+}
+
+/** Parses a frame's JSON; malformed JSON is a `failed` UpstreamError (the stream cannot be trusted further). */
+export function parseFrameJson(frame: SseFrame): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(frame.data);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      return value as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  throw new UpstreamError('failed', 'the upstream sent a frame that is not a JSON object', {
+    upstreamText: frame.data.slice(0, LOGGED_TEXT_CHARS),
+  });
+}
+
+/** The stream ended before the upstream's end marker: a dropped connection, worth another attempt. */
+export function cutShort(): UpstreamError {
+  return new UpstreamError('retryable', 'the upstream stream ended before its end marker');
+}
