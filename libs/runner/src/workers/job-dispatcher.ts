@@ -73,7 +73,11 @@ export class JobDispatcher implements OnApplicationBootstrap, BeforeApplicationS
       this.claimAgain = true;
       return;
     }
-    this.claiming = this.claimWhileAny().finally(() => (this.claiming = undefined));
+    this.claiming = this.claimWhileAny().finally(() => {
+      this.claiming = undefined;
+      // Told of new work after the last claim of the pass had looked: look again now, not at the next poll.
+      if (this.claimAgain) this.wake();
+    });
   }
 
   private async claimWhileAny(): Promise<void> {
