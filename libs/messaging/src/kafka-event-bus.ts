@@ -35,10 +35,10 @@ export function kafkaLogCreator(logger: Logger) {
       // kafkajs logs every error answer of the broker at error level, even those its caller retries (a new
       // topic's partition leaders not known yet); the caller raises what it cannot retry, so warn is enough.
       const answered = namespace === 'Connection' && message.startsWith('Response ');
-      if ((level === logLevel.ERROR || level === logLevel.NOTHING) && !answered) logger.error(entry, message);
-      else if (answered) logger.warn(entry, message);
-      else if (level === logLevel.WARN) logger.warn(entry, message);
-      else if (level === logLevel.INFO) logger.info(entry, message);
+      const shown = answered && level === logLevel.ERROR ? logLevel.WARN : level;
+      if (shown === logLevel.ERROR || shown === logLevel.NOTHING) logger.error(entry, message);
+      else if (shown === logLevel.WARN) logger.warn(entry, message);
+      else if (shown === logLevel.INFO) logger.info(entry, message);
       else logger.debug(entry, message);
     };
 }
