@@ -1,9 +1,16 @@
 import fc from 'fast-check';
-import { FakeUpstream, decodeChunks, drain, splitAt, sseFrame } from '../testing/fake-upstream';
+import {
+  FakeUpstream,
+  decodeChunks,
+  drain,
+  splitAt,
+  sseFrame,
+  upstreamFailure,
+} from '../testing/fake-upstream';
 import type { ChatEvent, ChatRequest } from './canonical';
 import { AnthropicMessagesAdapter } from './anthropic-messages.adapter';
 import { AnthropicMessagesDecoder } from './anthropic-messages.decoder';
-import { UpstreamError } from './upstream-error';
+import { type UpstreamError } from './upstream-error';
 
 const REQUEST: ChatRequest = {
   messages: [
@@ -88,11 +95,7 @@ describe('AnthropicMessagesAdapter against a fake Anthropic upstream', () => {
   });
   afterEach(() => upstream.close());
 
-  async function failure(): Promise<UpstreamError> {
-    const { error } = await drain(adapter.chat(REQUEST));
-    if (!(error instanceof UpstreamError)) throw new Error(`expected an UpstreamError, got ${String(error)}`);
-    return error;
-  }
+  const failure = (): Promise<UpstreamError> => upstreamFailure(adapter.chat(REQUEST));
 
   it('streams thinking, text and usage (cache reads counted as cached input), sending the messages shape', async () => {
     upstream.reply({ chunks: TEXT_STREAM });

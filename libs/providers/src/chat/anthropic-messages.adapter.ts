@@ -8,7 +8,7 @@ import {
   type ChatToolChoice,
 } from './canonical';
 import { AnthropicMessagesDecoder } from './anthropic-messages.decoder';
-import { streamUpstream } from './upstream-stream';
+import { streamUpstream, upstreamUrl } from './upstream-stream';
 
 /** Anthropic requires max_tokens; this is sent when the request leaves it out. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
@@ -26,7 +26,7 @@ export class AnthropicMessagesAdapter implements ChatAdapter {
   /** Errors, including a request that cannot be mapped, surface through the iteration, never synchronously. */
   async *chat(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatEvent> {
     yield* streamUpstream({
-      url: `${this.config.baseUrl.replace(/\/+$/, '')}/v1/messages`,
+      url: upstreamUrl(this.config.baseUrl, '/v1/messages'),
       headers: { 'x-api-key': this.config.apiKey, 'anthropic-version': '2023-06-01' },
       body: anthropicMessagesBody(request, this.config.upstreamModel),
       timeoutMs: this.config.timeoutMs,

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import { FakeUpstream, decodeChunks, drain, splitAt } from '../testing/fake-upstream';
+import { FakeUpstream, decodeChunks, drain, splitAt, upstreamFailure } from '../testing/fake-upstream';
 import type { ChatEvent, ChatRequest } from './canonical';
 import { GeminiGenerateAdapter } from './gemini-generate.adapter';
 import { GeminiGenerateDecoder } from './gemini-generate.decoder';
-import { UpstreamError } from './upstream-error';
+import { type UpstreamError } from './upstream-error';
 
 const REQUEST: ChatRequest = {
   messages: [
@@ -70,11 +70,7 @@ describe('GeminiGenerateAdapter against a fake Gemini upstream', () => {
   });
   afterEach(() => upstream.close());
 
-  async function failure(): Promise<UpstreamError> {
-    const { error } = await drain(adapter.chat(REQUEST));
-    if (!(error instanceof UpstreamError)) throw new Error(`expected an UpstreamError, got ${String(error)}`);
-    return error;
-  }
+  const failure = (): Promise<UpstreamError> => upstreamFailure(adapter.chat(REQUEST));
 
   it('streams thoughts, text and usageMetadata, sending the generateContent shape', async () => {
     upstream.reply({ chunks: TEXT_STREAM });

@@ -8,7 +8,7 @@ import {
   type ChatToolChoice,
 } from './canonical';
 import { GeminiGenerateDecoder } from './gemini-generate.decoder';
-import { streamUpstream } from './upstream-stream';
+import { streamUpstream, upstreamUrl } from './upstream-stream';
 
 type Json = Record<string, unknown>;
 interface GeminiContent {
@@ -24,7 +24,7 @@ export class GeminiGenerateAdapter implements ChatAdapter {
   async *chat(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatEvent> {
     const model = encodeURIComponent(this.config.upstreamModel);
     yield* streamUpstream({
-      url: `${this.config.baseUrl.replace(/\/+$/, '')}/v1beta/models/${model}:streamGenerateContent?alt=sse`,
+      url: upstreamUrl(this.config.baseUrl, `/v1beta/models/${model}:streamGenerateContent?alt=sse`),
       headers: { 'x-goog-api-key': this.config.apiKey },
       body: geminiGenerateBody(request),
       timeoutMs: this.config.timeoutMs,

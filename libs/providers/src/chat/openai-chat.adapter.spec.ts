@@ -1,5 +1,12 @@
 import fc from 'fast-check';
-import { FakeUpstream, decodeChunks, drain, splitAt, sseFrame } from '../testing/fake-upstream';
+import {
+  FakeUpstream,
+  decodeChunks,
+  drain,
+  splitAt,
+  sseFrame,
+  upstreamFailure,
+} from '../testing/fake-upstream';
 import type { ChatEvent, ChatRequest } from './canonical';
 import { OpenAiChatAdapter } from './openai-chat.adapter';
 import { OpenAiChatDecoder } from './openai-chat.decoder';
@@ -82,11 +89,7 @@ describe('OpenAiChatAdapter against a fake OpenAI-compatible upstream', () => {
   });
   afterEach(() => upstream.close());
 
-  async function failure(): Promise<UpstreamError> {
-    const { error } = await drain(adapter.chat(REQUEST));
-    if (!(error instanceof UpstreamError)) throw new Error(`expected an UpstreamError, got ${String(error)}`);
-    return error;
-  }
+  const failure = (): Promise<UpstreamError> => upstreamFailure(adapter.chat(REQUEST));
 
   it('streams text, reasoning and usage, and sends the canonical request in the chat completions shape', async () => {
     upstream.reply({ chunks: TEXT_STREAM });

@@ -7,7 +7,7 @@ import type {
   ChatToolChoice,
 } from './canonical';
 import { OpenAiChatDecoder } from './openai-chat.decoder';
-import { streamUpstream } from './upstream-stream';
+import { streamUpstream, upstreamUrl } from './upstream-stream';
 
 /**
  * OpenAI-compatible chat completions (OpenAI, vLLM, Ollama, llama.cpp server, LM Studio, OpenRouter, Together):
@@ -19,7 +19,7 @@ export class OpenAiChatAdapter implements ChatAdapter {
   /** Errors, including a request that cannot be mapped, surface through the iteration, never synchronously. */
   async *chat(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatEvent> {
     yield* streamUpstream({
-      url: `${this.config.baseUrl.replace(/\/+$/, '')}/chat/completions`,
+      url: upstreamUrl(this.config.baseUrl, '/chat/completions'),
       headers: { authorization: `Bearer ${this.config.apiKey}` },
       body: openAiChatBody(request, this.config.upstreamModel),
       timeoutMs: this.config.timeoutMs,

@@ -19,6 +19,11 @@ export interface UpstreamStreamCall {
   decoder: FrameDecoder;
 }
 
+/** An upstream endpoint: the configured base URL (with or without trailing slashes) and the API's path. */
+export function upstreamUrl(baseUrl: string, path: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}${path}`;
+}
+
 /** The upstream's text kept for the log: the start of an error body. */
 const LOGGED_TEXT_CHARS = 4096;
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { ChatEvent } from '../chat/canonical';
 import { SseParser } from '../chat/sse';
 import type { FrameDecoder } from '../chat/upstream-stream';
+import { UpstreamError } from '../chat/upstream-error';
 
 /** What the fake upstream answers to one request. */
 export interface FakeReply {
@@ -95,6 +96,13 @@ export async function drain(
   } catch (error) {
     return { events, error };
   }
+}
+
+/** The UpstreamError a stream ends with; fails the test when it ends otherwise. */
+export async function upstreamFailure(stream: AsyncIterable<ChatEvent>): Promise<UpstreamError> {
+  const { error } = await drain(stream);
+  if (!(error instanceof UpstreamError)) throw new Error(`expected an UpstreamError, got ${String(error)}`);
+  return error;
 }
 
 /** Runs byte chunks through the SSE parser and a decoder, as the adapter does; an error is returned as `error`. */
