@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Clock, systemClock } from '@gen/core';
-import { readFixture } from '@gen/testing';
+import { webhookSignatureVectors } from '@gen/testing';
 import {
   CALLBACK_USER_AGENT,
   callbackHeaders,
@@ -11,28 +11,7 @@ import {
 } from './callback-signature';
 import { signStandard, standardHeaders, verifyStandard } from './standard-webhook-signature';
 
-interface CallbackVector {
-  readonly secret: string;
-  readonly version: 1 | 2;
-  readonly timestamp: number;
-  readonly body: string;
-  readonly taskId: string;
-  readonly sha256_hex: string;
-  readonly signed_text: string;
-  readonly 'X-Webhook-Signature': string;
-}
-interface StandardVector {
-  readonly scheme: 'standard-webhooks';
-  readonly secret: string;
-  readonly 'webhook-id': string;
-  readonly 'webhook-timestamp': number;
-  readonly body: string;
-  readonly 'webhook-signature': string;
-}
-
-const vectors = JSON.parse(readFixture('webhook-signatures.json')) as (CallbackVector | StandardVector)[];
-const callbacks = vectors.filter((v): v is CallbackVector => !('scheme' in v));
-const standards = vectors.filter((v): v is StandardVector => 'scheme' in v);
+const { all: vectors, callbacks, standards } = webhookSignatureVectors();
 const at = (seconds: number): Clock => ({ now: () => new Date(seconds * 1000) });
 
 describe("webhook signature vectors of the specification (@gen/testing's webhook-signatures.json)", () => {

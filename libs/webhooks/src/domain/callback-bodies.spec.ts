@@ -2,7 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseAllowPrivateCidrs } from '@gen/ssrf';
-import { readFixture } from '@gen/testing';
+import { webhookSignatureVectors, type CallbackVector } from '@gen/testing';
 import {
   CALLBACK_V1_ASSET_FIELDS,
   CALLBACK_V1_FIELDS,
@@ -280,18 +280,7 @@ describe('callbackHeaders', () => {
   });
 });
 
-interface CallbackVector {
-  readonly secret: string;
-  readonly version: 1 | 2;
-  readonly timestamp: number;
-  readonly body: string;
-  readonly taskId: string;
-  readonly 'X-Webhook-Signature': string;
-}
-
-const callbackVectors = (JSON.parse(readFixture('webhook-signatures.json')) as object[]).filter(
-  (v): v is CallbackVector => !('scheme' in v),
-);
+const callbackVectors = webhookSignatureVectors().callbacks;
 
 /** The record each vector body was made from: v2 carries it whole; v1 is rebuilt with the fields v1 drops. */
 function recordOf(v: CallbackVector): Record<string, unknown> {
