@@ -39,6 +39,9 @@ share.coordinator.state.topic.replication.factor=1
 share.coordinator.state.topic.min.isr=1
 group.initial.rebalance.delay.ms=0
 auto.create.topics.enable=true
+# The log cleaner's dedupe buffer defaults to 128 MiB of heap, half of what the broker gets here: with it,
+# start-up died with OutOfMemoryError now and then. Our compacted topics (consumer offsets) are tiny.
+log.cleaner.dedupe.buffer.size=16777216
 PROPS
 LOG4J="-Dlog4j2.configurationFile=$REPO/scripts/services/kafka/log4j2.properties"
 [ -f "$DIR/cluster-id" ] || node -e "process.stdout.write(require('crypto').randomBytes(16).toString('base64url').slice(0,22))" > "$DIR/cluster-id"
@@ -46,7 +49,7 @@ java $LOG4J -cp "$DIR/lib/*" kafka.tools.StorageTool format -t "$(cat "$DIR/clus
   || { tail -n 20 "$STATE/kafka.log" >&2; fail "kafka: formatting the storage failed"; }
 
 log "kafka: starting the broker"
-nohup java -Xms128m -Xmx256m $LOG4J -cp "$DIR/lib/*" kafka.Kafka "$DIR/server.properties" >>"$STATE/kafka.log" 2>&1 &
+nohup java -Xms128m -Xmx512m $LOG4J -cp "$DIR/lib/*" kafka.Kafka "$DIR/server.properties" >>"$STATE/kafka.log" 2>&1 &
 echo $! > "$STATE/kafka.pid"
 wait_for kafka 60 port_open "$PORT"
 # An open port is not a ready broker: wait until the admin API lists topics.
