@@ -6,3 +6,5 @@ export * from './events';
 export * from './holds.ports';
 export * from './task-events';
 export * from './catalog.ports';
+export * from './chat';
+export * from './provider.ports';

@@ -12,3 +12,5 @@ export * from './chat/sse';
 export * from './chat/openai-chat.adapter';
 export * from './chat/anthropic-messages.adapter';
 export * from './chat/gemini-generate.adapter';
+export * from './registry/upstream-adapter';
+export * from './registry/provider-registry';
