@@ -5,7 +5,14 @@ import { TaskPricingService } from './ports/task-pricing.service';
 import { GetModelUseCase } from './use-cases/get-model.use-case';
 import { ListModelsUseCase } from './use-cases/list-models.use-case';
 import { ListOpenAiModelsUseCase } from './use-cases/list-open-ai-models.use-case';
-import { CATALOG_PORT } from '@gen/contracts';
+import {
+  CATALOG_PORT,
+  CIRCUIT_STATE,
+  MODEL_ROUTES,
+  endpointKey,
+  type CircuitStatePort,
+} from '@gen/contracts';
+import { ModelRoutesService } from './ports/model-routes.service';
 import { environmentCredentials, type AvailabilitySources } from './domain/availability';
 import { catalogFilePath } from './persistence/catalog-file-path';
 import { loadCatalogFile, type LoadCatalogOptions } from './persistence/load-catalog';
@@ -38,15 +45,27 @@ export class CatalogModule {
         // Loaded here, while the module is defined: a bad catalog stops start-up before anything else is
         // built (no database opened, nothing migrated).
         { provide: CATALOG, useValue: loadCatalogFile(options.file ?? catalogFilePath(), options) },
-        { provide: AVAILABILITY_SOURCES, useValue: options.availability ?? environmentCredentials() },
+        {
+          provide: AVAILABILITY_SOURCES,
+          inject: [{ token: CIRCUIT_STATE, optional: true }],
+          useFactory: (circuits: CircuitStatePort | undefined): AvailabilitySources =>
+            options.availability ?? {
+              ...environmentCredentials(),
+              // The circuits the runners' breakers report (Redis in distributed mode): an open one makes the
+              // model unavailable unless a fallback binding is usable.
+              ...(circuits ? { circuitOpen: (binding) => circuits.isOpen(endpointKey(binding)) } : {}),
+            },
+        },
         CatalogService,
         TaskPricingService,
         ListModelsUseCase,
         GetModelUseCase,
         ListOpenAiModelsUseCase,
         { provide: CATALOG_PORT, useExisting: TaskPricingService },
+        ModelRoutesService,
+        { provide: MODEL_ROUTES, useExisting: ModelRoutesService },
       ],
-      exports: [CatalogService, CATALOG_PORT],
+      exports: [CatalogService, CATALOG_PORT, MODEL_ROUTES],
     };
   }
 }

@@ -1,29 +1,24 @@
-import type { CatalogModel } from './model';
+import { ADAPTER_NAMES } from '@gen/providers';
+import type { CatalogModel, ProviderBinding } from './model';
 
 /**
  * What `available` depends on, injected so that it is testable: the credentials a binding names
- * (environment variables, or a secret store) and, when the runner has them, the circuit breakers.
+ * (environment variables, or a secret store), the adapters this service has and the upstreams' circuits.
  */
 export interface AvailabilitySources {
   /** The value of a named credential, or undefined when it is not configured. */
   readonly credential: (name: string) => string | undefined;
-  /** True while the circuit of the model's upstream is open. */
-  readonly circuitOpen?: (model: CatalogModel) => boolean;
+  /** True while the circuit of the binding's upstream endpoint is open (a breaker tripped, here or elsewhere). */
+  readonly circuitOpen?: (binding: ProviderBinding) => boolean;
   /**
    * True once text generation runs here. It is planned (text tasks, streaming, the compatibility protocols)
    * and not built yet, so by default a text model is unavailable, whatever its credentials: a model listed
    * `available` must be accepted by createTask.
    */
   readonly runsText?: boolean;
-  /**
-   * The provider adapters the runner has. Only the offline models' adapter exists today (real providers are
-   * planned), so by default a model bound to another adapter is unavailable, whatever its credentials.
-   */
+  /** The adapters this process can run; by default every adapter the service has (`ADAPTER_NAMES`). */
   readonly adapters?: readonly string[];
 }
-
-/** The adapters the runner has today. */
-export const RUNNABLE_ADAPTERS: readonly string[] = ['offline'];
 
 /** Credentials from the process environment (or another variables object). */
 export function environmentCredentials(env: NodeJS.ProcessEnv = process.env): AvailabilitySources {
@@ -31,15 +26,16 @@ export function environmentCredentials(env: NodeJS.ProcessEnv = process.env): Av
 }
 
 /**
- * A model is available when it is of a modality that runs here (not text, until text generation lands),
- * the runner has its binding's adapter (only `offline` today), every credential its binding names is configured (set and not blank) and its upstream's circuit is not
- * open. Offline media models name no credential and are always available.
+ * A model is available when it is of a modality that runs here (not text, until text generation lands) and one
+ * of its bindings (the first, or a fallback) can be used now: its adapter exists, every credential it names is
+ * configured (set and not blank) and its upstream's circuit is not open. Offline models name no credential and
+ * have no circuit: they are always available.
  */
 export function isAvailable(model: CatalogModel, sources: AvailabilitySources): boolean {
   if (model.modality === 'text' && sources.runsText !== true) return false;
-  if (!(sources.adapters ?? RUNNABLE_ADAPTERS).includes(model.binding.adapter)) return false;
-  const configured = model.binding.credentials.every(
-    (name) => (sources.credential(name) ?? '').trim() !== '',
-  );
-  return configured && !(sources.circuitOpen?.(model) ?? false);
+  const usable = (binding: ProviderBinding): boolean =>
+    (sources.adapters ?? ADAPTER_NAMES).includes(binding.adapter) &&
+    binding.credentials.every((name) => (sources.credential(name) ?? '').trim() !== '') &&
+    !(sources.circuitOpen?.(binding) ?? false);
+  return usable(model.binding) || model.fallbacks.some(usable);
 }

@@ -65,6 +65,16 @@ export interface ProviderBinding {
   readonly settings: Readonly<Record<string, unknown>>;
 }
 
+/** A quantity of a usage bound: a fixed number, or an integer input field times a factor. */
+export type BoundQuantity = number | { readonly input: string; readonly times?: number };
+
+/** The most one task of an upstream media model can use, per billable quantity (see usage-bound.ts). */
+export interface UsageBound {
+  readonly images?: BoundQuantity;
+  readonly megapixels?: BoundQuantity;
+  readonly seconds?: BoundQuantity;
+}
+
 export interface ModelExample {
   readonly title?: string;
   readonly input: Readonly<Record<string, unknown>>;
@@ -84,6 +94,10 @@ export interface CatalogModel {
   readonly created: number;
   readonly aliases: readonly string[];
   readonly binding: ProviderBinding;
+  /** Bindings used in order while the circuit of the ones before is open. */
+  readonly fallbacks: readonly ProviderBinding[];
+  /** Upstream media models: the most one task can use (the hold). */
+  readonly usageBound?: UsageBound;
   readonly pricing: Pricing;
   /** The JSON Schema of `input`: written in the file for media models, built from `text` for text models. */
   readonly inputSchema: Readonly<Record<string, unknown>>;

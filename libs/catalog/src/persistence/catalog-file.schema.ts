@@ -52,6 +52,34 @@ const Binding = Type.Object(
   { additionalProperties: false },
 );
 
+/** A quantity of a usage bound: a number, or an integer field of the validated input (times a factor). */
+const BoundQuantity = Type.Union(
+  [
+    Type.Number({ exclusiveMinimum: 0 }),
+    Type.Object(
+      {
+        input: Type.String({ minLength: 1, 'x-expected': 'the name of an integer input field' }),
+        times: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+      },
+      { additionalProperties: false },
+    ),
+  ],
+  { 'x-expected': 'a positive number, or {"input": "<field>", "times": <number>}' },
+);
+
+/**
+ * The most one task of an upstream media model can use: the hold is this usage at the account's prices (the
+ * offline models compute theirs from the input). One quantity per price the model has.
+ */
+const UsageBound = Type.Object(
+  {
+    images: Type.Optional(BoundQuantity),
+    megapixels: Type.Optional(BoundQuantity),
+    seconds: Type.Optional(BoundQuantity),
+  },
+  { additionalProperties: false },
+);
+
 const Text = Type.Object(
   {
     contextLength: Type.Integer({ minimum: 1 }),
@@ -96,6 +124,9 @@ export const CatalogEntry = Type.Object(
       ),
     ),
     provider: Binding,
+    /** Bindings used in order while the circuit of the ones before is open. */
+    fallbacks: Type.Optional(Type.Array(Binding, { maxItems: 4 })),
+    usageBound: Type.Optional(UsageBound),
     pricing: Pricing,
     inputSchema: Type.Optional(AnyObject()),
     text: Type.Optional(Text),

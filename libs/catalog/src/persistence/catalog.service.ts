@@ -82,8 +82,20 @@ export class CatalogService {
     return model;
   }
 
+  /** The loaded model of an exact id or alias, or undefined. */
+  find(idOrAlias: string): LoadedModel | undefined {
+    return this.catalog.find(idOrAlias);
+  }
+
   isAvailable(model: LoadedModel): boolean {
     return isAvailable(model, this.sources);
+  }
+
+  /** True when the model is unavailable only because the circuits of its upstreams are open: a passing state. */
+  isTrippedOnly(model: LoadedModel): boolean {
+    return (
+      !isAvailable(model, this.sources) && isAvailable(model, { ...this.sources, circuitOpen: undefined })
+    );
   }
 
   /** The OpenAI-style list (`GET /v1/models`): enabled models, optionally of one modality, no prices. */

@@ -18,6 +18,14 @@ export function checkEntry(entry: CatalogEntry, adapters: readonly string[]): vo
       `"${entry.provider.adapter}" is not a known adapter (known: ${adapters.join(', ')})`,
     );
   }
+  (entry.fallbacks ?? []).forEach((fallback, i) => {
+    if (!adapters.includes(fallback.adapter)) {
+      throw fail(
+        `fallbacks[${i}].adapter`,
+        `"${fallback.adapter}" is not a known adapter (known: ${adapters.join(', ')})`,
+      );
+    }
+  });
   const tasks = TASKS_BY_MODALITY[entry.modality];
   if (!tasks.includes(entry.task)) {
     throw fail(
@@ -45,6 +53,47 @@ export function checkEntry(entry: CatalogEntry, adapters: readonly string[]): vo
       'inputSchema',
       `must close every object: the schema at ${open} lists properties without "additionalProperties" (set it to false)`,
     );
+  }
+  checkUsageBound(entry, fail);
+}
+
+const BOUND_OF_PRICE = { perImage: 'images', perMegapixel: 'megapixels', perSecond: 'seconds' } as const;
+
+/**
+ * An upstream media model states the most one task can use (its hold), one quantity per price; a quantity
+ * taken from the input names an integer field of the inputSchema with a maximum, so the hold is bounded.
+ * The offline models compute theirs from the input.
+ */
+function checkUsageBound(
+  entry: CatalogEntry,
+  fail: (field: string, problem: string) => CatalogLoadError,
+): void {
+  const bound = entry.usageBound;
+  if (entry.provider.adapter === 'offline') {
+    if (bound)
+      throw fail('usageBound', 'must be absent for an offline model: its usage is computed from the input');
+    return;
+  }
+  if (!bound)
+    throw fail('usageBound', `is required for a ${entry.modality} model of an upstream (the hold of a task)`);
+  for (const [price, quantity] of Object.entries(BOUND_OF_PRICE)) {
+    const given = bound[quantity];
+    if (entry.pricing[price as keyof typeof BOUND_OF_PRICE] === undefined) {
+      if (given !== undefined)
+        throw fail(`usageBound.${quantity}`, `is given but the model has no ${price} price`);
+      continue;
+    }
+    if (given === undefined)
+      throw fail(`usageBound.${quantity}`, `is required: the model has a ${price} price`);
+    if (typeof given === 'number') continue;
+    const properties = (entry.inputSchema?.['properties'] ?? {}) as Record<string, Record<string, unknown>>;
+    const field = properties[given.input];
+    if (field?.['type'] !== 'integer' || typeof field['maximum'] !== 'number') {
+      throw fail(
+        `usageBound.${quantity}.input`,
+        `"${given.input}" must be an integer field of inputSchema with a maximum`,
+      );
+    }
   }
 }
 

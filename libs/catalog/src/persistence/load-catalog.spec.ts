@@ -129,10 +129,12 @@ describe('catalog loader', () => {
   it('refuses an unknown adapter', () => {
     const provider = { adapter: 'carrier-pigeon', upstreamModel: 'x' };
     expect(refusal(catalogFile(imageEntry({ provider }))).message).toBe(
-      'catalog: model "test/image-1": provider.adapter "carrier-pigeon" is not a known adapter (known: offline, openai-compatible, anthropic, gemini, replicate)',
+      'catalog: model "test/image-1": provider.adapter "carrier-pigeon" is not a known adapter (known: offline, openai-compatible, anthropic, gemini, openai-images, replicate)',
     );
     expect(() =>
-      buildCatalog(catalogFile(imageEntry({ provider })), { adapters: ['carrier-pigeon'] }),
+      buildCatalog(catalogFile(imageEntry({ provider, usageBound: { images: 1 } })), {
+        adapters: ['carrier-pigeon'],
+      }),
     ).not.toThrow();
   });
 

@@ -1,18 +1,19 @@
 import { readFileSync } from 'node:fs';
+import { ADAPTER_NAMES } from '@gen/providers';
 import { createAjv, translate } from '@gen/core';
 import type Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { canonicalize } from '../domain/canonical-json';
 import { Catalog, type LoadedModel } from '../domain/catalog';
 import { chatInputSchema, supportedParametersOf } from '../domain/chat-input-schema';
-import type { TextCapabilities } from '../domain/model';
+import type { ProviderBinding, TextCapabilities, UsageBound } from '../domain/model';
 import { inputProblem } from '../domain/input-problem';
 import { CatalogFile, type CatalogEntry } from './catalog-file.schema';
 import { CatalogLoadError, describeSchemaError, pointerSegments } from './catalog-load-error';
 import { checkEntry } from './entry-rules';
 
 /** Adapters the runner has (libs/providers); a binding to another one refuses the catalog. */
-export const KNOWN_ADAPTERS = ['offline', 'openai-compatible', 'anthropic', 'gemini', 'replicate'] as const;
+export const KNOWN_ADAPTERS: readonly string[] = ADAPTER_NAMES;
 
 export interface LoadCatalogOptions {
   /** Adapter names a binding may use; defaults to KNOWN_ADAPTERS. */
@@ -119,17 +120,23 @@ function toModel(entry: CatalogEntry, ajv: Ajv): LoadedModel {
     task: entry.task,
     created: Date.parse(`${entry.created}T00:00:00Z`) / 1000,
     aliases: entry.aliases ?? [],
-    binding: {
-      adapter: entry.provider.adapter,
-      upstreamModel: entry.provider.upstreamModel,
-      credentials: entry.provider.credentials ?? [],
-      settings: entry.provider.settings ?? {},
-    },
+    binding: toBinding(entry.provider),
+    fallbacks: (entry.fallbacks ?? []).map(toBinding),
+    ...(entry.usageBound ? { usageBound: entry.usageBound as UsageBound } : {}),
     pricing: entry.pricing,
     inputSchema,
     examples: entry.examples.map((e) => ({ ...e, input: canonicalize(e.input) })),
     ...(text ? { text, supportedParameters: supportedParametersOf(inputSchema) } : {}),
     validateInput,
+  };
+}
+
+function toBinding(binding: CatalogEntry['provider']): ProviderBinding {
+  return {
+    adapter: binding.adapter,
+    upstreamModel: binding.upstreamModel,
+    credentials: binding.credentials ?? [],
+    settings: binding.settings ?? {},
   };
 }
 

@@ -1,0 +1,12 @@
+/**
+ * The adapters this service has, by the name a catalog binding gives (`provider.adapter`): the catalog refuses
+ * a binding to any other name, and the provider registry builds each of them.
+ */
+export const ADAPTER_NAMES: readonly string[] = [
+  'offline',
+  'openai-compatible',
+  'anthropic',
+  'gemini',
+  'openai-images',
+  'replicate',
+];
