@@ -14,3 +14,4 @@ export * from './chat/anthropic-messages.adapter';
 export * from './chat/gemini-generate.adapter';
 export * from './registry/upstream-adapter';
 export * from './registry/provider-registry';
+export * from './media/probe-media';
