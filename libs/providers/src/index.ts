@@ -15,3 +15,4 @@ export * from './chat/gemini-generate.adapter';
 export * from './registry/upstream-adapter';
 export * from './registry/provider-registry';
 export * from './registry/adapter-names';
+export * from './media/probe-media';
