@@ -14,3 +14,8 @@ export * from './chat/anthropic-messages.adapter';
 export * from './chat/gemini-generate.adapter';
 export * from './registry/upstream-adapter';
 export * from './registry/provider-registry';
+export * from './resilience/circuit-state';
+export * from './resilience/retry-policy';
+export * from './resilience/concurrency-limit';
+export * from './resilience/upstream-breakers';
+export * from './resilience/provider-router';
