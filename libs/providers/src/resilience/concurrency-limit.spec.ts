@@ -56,7 +56,9 @@ describe('ConcurrencyLimits', () => {
 
   it('run() releases when the task throws', async () => {
     const limits = new ConcurrencyLimits();
-    await expect(limits.run('e', 1, undefined, () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(limits.run('e', 1, undefined, () => Promise.reject(new Error('boom')))).rejects.toThrow(
+      'boom',
+    );
     expect(limits.usage('e')).toEqual({ active: 0, waiting: 0 });
     await expect(limits.run('e', 1, undefined, () => Promise.resolve(7))).resolves.toBe(7);
     expect(limits.usage('e')).toEqual({ active: 0, waiting: 0 });

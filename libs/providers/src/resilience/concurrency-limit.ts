@@ -87,7 +87,12 @@ export class ConcurrencyLimits {
   }
 
   /** Runs `task` holding a slot, released however it ends. */
-  async run<T>(endpoint: string, max: number, signal: AbortSignal | undefined, task: () => Promise<T>): Promise<T> {
+  async run<T>(
+    endpoint: string,
+    max: number,
+    signal: AbortSignal | undefined,
+    task: () => Promise<T>,
+  ): Promise<T> {
     const release = await this.acquire(endpoint, max, signal);
     try {
       return await task();

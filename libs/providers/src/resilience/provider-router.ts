@@ -17,7 +17,14 @@ import { UpstreamError } from '../chat/upstream-error';
 import type { ProviderRegistry } from '../registry/provider-registry';
 import type { UpstreamAdapter } from '../registry/upstream-adapter';
 import { ConcurrencyLimits, maxConcurrency, type Release } from './concurrency-limit';
-import { RETRY_DEFAULTS, abortableSleep, retrying, retrySettings, type RetrySettings, type AbortableSleep } from './retry-policy';
+import {
+  RETRY_DEFAULTS,
+  abortableSleep,
+  retrying,
+  retrySettings,
+  type RetrySettings,
+  type AbortableSleep,
+} from './retry-policy';
 import { UpstreamBreakers } from './upstream-breakers';
 
 export interface ProviderRouterOptions {
@@ -162,7 +169,9 @@ export class ProviderRouter implements ProviderPort {
           let iterator: AsyncIterator<ChatEvent> | undefined;
           try {
             const first = await this.breakers.fire(pick.binding, (timeout) => {
-              iterator = pick.adapter.chat!(request, AbortSignal.any([signal, timeout]))[Symbol.asyncIterator]();
+              iterator = pick.adapter.chat!(request, AbortSignal.any([signal, timeout]))[
+                Symbol.asyncIterator
+              ]();
               return iterator.next();
             });
             return { pick, iterator: iterator!, first, release };

@@ -45,8 +45,12 @@ describe('retryDelay', () => {
 
   it('never retries failed, rejected or foreign errors, nor past maxAttempts', () => {
     const random = (): number => 0.5;
-    expect(retryDelay(new UpstreamError('failed', 'x', { status: 400 }), 1, settings, random)).toBeUndefined();
-    expect(retryDelay(new UpstreamError('rejected', 'x', { status: 400 }), 1, settings, random)).toBeUndefined();
+    expect(
+      retryDelay(new UpstreamError('failed', 'x', { status: 400 }), 1, settings, random),
+    ).toBeUndefined();
+    expect(
+      retryDelay(new UpstreamError('rejected', 'x', { status: 400 }), 1, settings, random),
+    ).toBeUndefined();
     expect(retryDelay(new TypeError('bug'), 1, settings, random)).toBeUndefined();
     expect(retryDelay(retryable(), 9, settings, random)).toBe(Math.floor(0.5 * 8000));
     expect(retryDelay(retryable(), 10, settings, random)).toBeUndefined();

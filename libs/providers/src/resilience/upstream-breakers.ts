@@ -78,7 +78,10 @@ export class UpstreamBreakers {
       return (await breaker.fire(() => action(controller.signal))) as T;
     } catch (error) {
       if (isTimeout(error)) {
-        const timeout = new UpstreamError('retryable', `the upstream did not answer within ${settings.timeoutMs} ms`);
+        const timeout = new UpstreamError(
+          'retryable',
+          `the upstream did not answer within ${settings.timeoutMs} ms`,
+        );
         controller.abort(timeout);
         throw timeout;
       }
@@ -141,7 +144,9 @@ export class UpstreamBreakers {
       logger?.info({ endpoint: key }, 'upstream circuit closed');
       this.circuits
         .markClosed(key)
-        .catch((error: unknown) => logger?.error({ err: error, endpoint: key }, 'circuit close not recorded'));
+        .catch((error: unknown) =>
+          logger?.error({ err: error, endpoint: key }, 'circuit close not recorded'),
+        );
     });
     return breaker;
   }
