@@ -16,3 +16,8 @@ export * from './registry/upstream-adapter';
 export * from './registry/provider-registry';
 export * from './registry/adapter-names';
 export * from './media/probe-media';
+export * from './resilience/circuit-state';
+export * from './resilience/retry-policy';
+export * from './resilience/concurrency-limit';
+export * from './resilience/upstream-breakers';
+export * from './resilience/provider-router';
