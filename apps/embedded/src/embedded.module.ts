@@ -3,7 +3,7 @@ import { AccountsModule, accountsOpenApi } from '@gen/accounts';
 import { BillingModule, billingOpenApi } from '@gen/billing';
 import { CatalogModule, catalogOpenApi } from '@gen/catalog';
 import type { AppConfig, Logger } from '@gen/core';
-import { PlatformModule, composeDomains, quoteSigningKey } from '@gen/platform';
+import { PlatformModule, ProvidersModule, composeDomains, quoteSigningKey } from '@gen/platform';
 import { RunnerModule } from '@gen/runner';
 import { TasksModule, tasksOpenApi } from '@gen/tasks';
 import { WebhooksModule, endpointsOpenApi, webhooksOpenApi } from '@gen/webhooks';
@@ -30,6 +30,7 @@ export class EmbeddedModule {
         composeDomains(AccountsModule.forRoot({ http: true }), BillingModule.forRoot({ http: true })),
         CatalogModule.forRoot({ file: config.CATALOG_FILE }),
         TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: true, http: true }),
+        ProvidersModule,
         RunnerModule,
         WebhooksModule.forRoot({ workers: true, http: true }),
       ],

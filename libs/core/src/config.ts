@@ -144,6 +144,12 @@ export const ConfigSchema = Type.Object(
           'Comma-separated CIDRs that callback URLs may resolve to despite the public-address rule (on-premise receivers, tests).',
       }),
     ),
+    PROVIDER_ALLOW_PRIVATE_CIDRS: Type.Optional(
+      Type.String({
+        description:
+          "Comma-separated CIDRs that output URLs returned by an upstream may resolve to despite the public-address rule (outputs on the upstream's own configured origin are always fetched).",
+      }),
+    ),
     WEBHOOK_RETRY_SCHEDULE: Type.String({
       pattern: '^\\d{1,6}(,\\d{1,6}){0,19}$',
       default: '10,30,120,600,1800,7200,21600',

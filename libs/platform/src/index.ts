@@ -7,3 +7,4 @@ export * from './infrastructure';
 export * from './dependencies';
 export * from './object-storage.providers';
 export * from './edge-credentials';
+export * from './providers.module';

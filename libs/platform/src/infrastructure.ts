@@ -11,7 +11,9 @@ import {
   RedisRateLimitStore,
   type Cache,
 } from '@gen/edge';
+import { CIRCUIT_STATE, type CircuitStatePort } from '@gen/contracts';
 import { EVENT_BUS, InProcessEventBus, KafkaEventBus, type EventBus } from '@gen/messaging';
+import { MemoryCircuitState, RedisCircuitState } from '@gen/providers';
 import Redis from 'ioredis';
 
 /** The process's one Redis connection in distributed mode; null in embedded mode. */
@@ -25,9 +27,11 @@ class InfrastructureShutdown implements OnApplicationShutdown {
   constructor(
     @Inject(EVENT_BUS) private readonly bus: EventBus,
     @Optional() @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
+    @Optional() @Inject(CIRCUIT_STATE) private readonly circuits: CircuitStatePort | null,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    if (this.circuits instanceof RedisCircuitState) this.circuits.stop();
     await this.bus.close();
     if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
   }
@@ -76,8 +80,23 @@ export function infrastructureProviders(appName: string, logger: Logger): Provid
       useFactory: (redis: Redis | null, config: AppConfig): Cache =>
         redis ? new RedisCache(redis, `${config.REDIS_KEY_PREFIX}${CACHE_KEY_PREFIX}`) : new MemoryCache(),
     },
+    {
+      // Which upstream circuits are open: shared through Redis by the fleet (the runners' breakers write it,
+      // the gateway's model list reads it), in memory in embedded mode.
+      provide: CIRCUIT_STATE,
+      inject: [REDIS_CLIENT, APP_CONFIG],
+      useFactory: (redis: Redis | null, config: AppConfig): CircuitStatePort =>
+        // Redis is read from the first question on (see RedisCircuitState.isOpen).
+        redis ? new RedisCircuitState(redis, config.REDIS_KEY_PREFIX, { logger }) : new MemoryCircuitState(),
+    },
     InfrastructureShutdown,
   ];
 }
 
-export const INFRASTRUCTURE_EXPORTS = [REDIS_CLIENT, EVENT_BUS, RATE_LIMIT_STORE, CACHE] as const;
+export const INFRASTRUCTURE_EXPORTS = [
+  REDIS_CLIENT,
+  EVENT_BUS,
+  RATE_LIMIT_STORE,
+  CACHE,
+  CIRCUIT_STATE,
+] as const;

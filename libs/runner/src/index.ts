@@ -1,5 +1,5 @@
 export { RunnerModule } from './runner.module';
-export { outputKey } from './use-cases/execute-task.use-case';
+export { outputKey, ExecuteTaskUseCase, ExecutionAborted } from './use-cases/execute-task.use-case';
 export { JobRepository, type Job } from './persistence/job.repository';
 export { RUNNER_SCHEMA, RunnerMigrations } from './persistence/runner-schema';
 export { JobDispatcher } from './workers/job-dispatcher';

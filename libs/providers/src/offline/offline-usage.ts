@@ -45,8 +45,13 @@ export function offlineUsageBound(model: OfflineMediaModel, input: Record<string
   }
 }
 
-/** What generated files measure, in whole units: images, pixels, milliseconds. */
-export function measuredUsage(outputs: readonly MediaOutput[]): ExecutionUsage {
+/**
+ * What generated files measure, in whole units billing charges: images and pixels, milliseconds of sound or
+ * video (a file with a duration is not an image).
+ */
+export function measuredUsage(
+  outputs: readonly Pick<MediaOutput, 'width' | 'height' | 'durationSeconds'>[],
+): ExecutionUsage {
   let pixels = 0;
   let milliseconds = 0;
   let images = 0;

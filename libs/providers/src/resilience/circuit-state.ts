@@ -45,6 +45,7 @@ export class RedisCircuitState implements CircuitStatePort {
   private readonly now: () => number;
   private local = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
   private refreshing: Promise<void> | undefined;
   /** Bumped by every local write: a reload that started before a write does not overwrite it. */
   private writes = 0;
@@ -71,19 +72,23 @@ export class RedisCircuitState implements CircuitStatePort {
     await this.redis.hdel(this.key, endpoint);
   }
 
+  /** The first read starts the reloads: a process that never asks (a billing worker) never polls Redis. */
   isOpen(endpoint: string): boolean {
+    if (!this.timer && !this.stopped) this.start();
     return isCounted(this.local.get(endpoint), this.now());
   }
 
   /** Loads the hash now and then every `refreshMs`; the timer does not keep the process alive. */
   start(): void {
     if (this.timer) return;
+    this.stopped = false;
     void this.refresh();
     this.timer = setInterval(() => void this.refresh(), this.refreshMs);
     this.timer.unref();
   }
 
   stop(): void {
+    this.stopped = true;
     clearInterval(this.timer);
     this.timer = undefined;
   }

@@ -1,27 +1,31 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   ExecutionEventType,
   IdPrefix,
+  PROVIDER_PORT,
   Topics,
   type EventEnvelope,
   type ExecutionAsset,
+  type ExecutionUsage,
+  type MediaResult,
+  type ProviderPort,
   type TaskCreatedPayload,
 } from '@gen/contracts';
-import { newId, type Clock } from '@gen/core';
-import type { EventBus } from '@gen/messaging';
-import {
-  isOfflineMediaModel,
-  measuredUsage,
-  OfflineMediaProvider,
-  type MediaOutput,
-  type OfflineInputs,
-  type Sleep,
-} from '@gen/providers';
-import type { ObjectStorage } from '@gen/storage';
+import { CLOCK, LOGGER, newId, type Clock, type Logger } from '@gen/core';
+import { EVENT_BUS, type EventBus } from '@gen/messaging';
+import { measuredUsage, probeMedia, type MediaFacts } from '@gen/providers';
+import { OBJECT_STORAGE, type ObjectStorage } from '@gen/storage';
 
 const EXTENSIONS: Readonly<Record<string, string>> = {
   'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
   'audio/wav': 'wav',
+  'audio/mpeg': 'mp3',
   'video/x-msvideo': 'avi',
+  'video/mp4': 'mp4',
+  'video/quicktime': 'mov',
 };
 
 /** Outputs are stored under keys made from the task id: immutable, and the same when a task is run again. */
@@ -29,7 +33,7 @@ export function outputKey(taskId: string, index: number, contentType: string): s
   return `outputs/${taskId}/${index}.${EXTENSIONS[contentType] ?? 'bin'}`;
 }
 
-/** Thrown when the runner stops while a task waits: the task is not reported, and is given back. */
+/** Thrown when the runner stops while a task runs: the task is not reported, and is given back. */
 export class ExecutionAborted extends Error {}
 
 /** Every report names the task.created event (cause) and the request that created the task (correlation). */
@@ -38,77 +42,113 @@ export interface ReportCause {
   readonly correlationId: string;
 }
 
-/** What a run reported. */
+/** What a run reported. `late`: nothing, the deadline passed before it ended (the tasks service expires it). */
 export type ExecutionOutcome = 'succeeded' | 'failed' | 'late';
+
+/** A generated file with what its bytes measure. */
+interface MeasuredFile {
+  readonly bytes: Buffer;
+  readonly facts: MediaFacts;
+}
 
 /**
  * Runs one created task through the provider port and reports it on task.execution: started, then succeeded
- * (assets stored, usage measured) or failed (`errorCode`). A task already past its deadline is not started:
- * the tasks service expires it.
+ * or failed (`errorCode`). Outputs are measured from their bytes (type, size, dimensions, duration: never what
+ * the upstream claims) and stored before success is reported; usage is what the stored files measure. A task
+ * past its deadline is not started, and one whose deadline passes while it runs is not reported: the tasks
+ * service expires it.
  */
-export class ExecuteTask {
-  private readonly provider: OfflineMediaProvider;
-
+@Injectable()
+export class ExecuteTaskUseCase {
   constructor(
-    private readonly bus: EventBus,
-    private readonly storage: ObjectStorage,
-    private readonly clock: Clock,
-    sleep: Sleep,
-  ) {
-    this.provider = new OfflineMediaProvider(sleep);
-  }
+    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(PROVIDER_PORT) private readonly provider: ProviderPort,
+    @Optional() @Inject(LOGGER) private readonly logger: Logger | null = null,
+  ) {}
 
-  /** Runs the task and reports it; resolves with what was reported (`late`: nothing, the deadline passed). */
-  async execute(task: TaskCreatedPayload, cause: ReportCause): Promise<ExecutionOutcome> {
-    if (this.clock.now().getTime() >= Date.parse(task.deadlineAt)) return 'late';
+  /** Runs the task and reports it. `signal` aborts when the runner stops: the task is then given back. */
+  async execute(
+    task: TaskCreatedPayload,
+    cause: ReportCause,
+    signal: AbortSignal,
+  ): Promise<ExecutionOutcome> {
+    const left = Date.parse(task.deadlineAt) - this.clock.now().getTime();
+    if (left <= 0) return 'late';
     await this.report(task, cause, ExecutionEventType.started, {
       taskId: task.taskId,
       startedAt: this.clock.now().toISOString(),
     });
-    if (!isOfflineMediaModel(task.model)) return this.fail(task, cause, 'internal_error');
-    let generation;
+    const deadline = AbortSignal.timeout(left);
+    let result: MediaResult;
     try {
-      generation = await this.provider.generate(
-        task.model,
-        task.input as unknown as OfflineInputs[typeof task.model],
+      result = await this.provider.generate(
+        { taskId: task.taskId, model: task.model, input: task.input, deadlineAt: task.deadlineAt },
+        AbortSignal.any([signal, deadline]),
       );
     } catch (error) {
-      if (error instanceof ExecutionAborted) throw error;
+      if (signal.aborted) throw new ExecutionAborted();
+      if (deadline.aborted) return 'late';
+      this.logger?.error({ taskId: task.taskId, model: task.model, err: error }, 'task generation broke');
       return this.fail(task, cause, 'internal_error');
     }
-    if (generation.status === 'failed') return this.fail(task, cause, generation.errorCode);
-    const stored: MediaOutput[] = [];
-    const assets: ExecutionAsset[] = [];
-    for (const [index, output] of generation.outputs.entries()) {
-      const key = outputKey(task.taskId, index, output.contentType);
-      const facts = {
-        key,
-        mime: output.contentType,
-        ...(output.width !== undefined ? { width: output.width } : {}),
-        ...(output.height !== undefined ? { height: output.height } : {}),
-        ...(output.durationSeconds !== undefined ? { durationSeconds: output.durationSeconds } : {}),
-      };
-      if (generation.assets === 'unavailable') {
-        assets.push({ ...facts, status: 'unavailable' });
-        continue;
+    if (result.status === 'failed') return this.fail(task, cause, result.errorCode);
+    const measured: MeasuredFile[] = [];
+    for (const file of result.files) {
+      const facts = probeMedia(file.bytes);
+      if (!facts) {
+        this.logger?.warn(
+          { taskId: task.taskId, model: task.model, claimedType: file.claimedType, bytes: file.bytes.length },
+          'the upstream sent an output that is not a media file this service knows',
+        );
+        return this.fail(task, cause, 'upstream_failed');
       }
-      try {
-        await this.storage.put(key, output.bytes, output.contentType);
-      } catch {
-        // The file could not be stored: the asset is unavailable and not charged.
-        assets.push({ ...facts, status: 'unavailable' });
-        continue;
-      }
-      stored.push(output);
-      assets.push({ ...facts, bytes: output.bytes.length, status: generation.assets });
+      measured.push({ bytes: file.bytes, facts });
     }
+    const { assets, usage } = await this.store(task.taskId, measured, result.assets);
     await this.report(task, cause, ExecutionEventType.succeeded, {
       taskId: task.taskId,
       assets,
-      usage: measuredUsage(stored),
+      usage,
       finishedAt: this.clock.now().toISOString(),
     });
     return 'succeeded';
+  }
+
+  /** Stores each file (unless the model's result is `unavailable`); usage counts only the stored files. */
+  private async store(
+    taskId: string,
+    files: readonly MeasuredFile[],
+    state: 'ready' | 'pending' | 'unavailable',
+  ): Promise<{ assets: ExecutionAsset[]; usage: ExecutionUsage }> {
+    const stored: MediaFacts[] = [];
+    const assets: ExecutionAsset[] = [];
+    for (const [index, { bytes, facts }] of files.entries()) {
+      const key = outputKey(taskId, index, facts.mime);
+      const described = {
+        key,
+        mime: facts.mime,
+        ...(facts.width !== undefined ? { width: facts.width } : {}),
+        ...(facts.height !== undefined ? { height: facts.height } : {}),
+        ...(facts.durationSeconds !== undefined ? { durationSeconds: facts.durationSeconds } : {}),
+      };
+      if (state === 'unavailable') {
+        assets.push({ ...described, status: 'unavailable' });
+        continue;
+      }
+      try {
+        await this.storage.put(key, bytes, facts.mime);
+      } catch (error) {
+        // The file could not be stored: the asset is unavailable and not charged.
+        this.logger?.warn({ taskId, key, err: error }, 'an output could not be stored');
+        assets.push({ ...described, status: 'unavailable' });
+        continue;
+      }
+      stored.push(facts);
+      assets.push({ ...described, bytes: bytes.length, status: state });
+    }
+    return { assets, usage: measuredUsage(stored) };
   }
 
   private async fail(task: TaskCreatedPayload, cause: ReportCause, errorCode: string): Promise<'failed'> {

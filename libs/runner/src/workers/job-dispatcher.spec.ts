@@ -7,12 +7,30 @@ import {
 } from '@gen/contracts';
 import { loadConfig, systemClock, type AppConfig } from '@gen/core';
 import { InProcessEventBus } from '@gen/messaging';
+import { DEFAULT_ADAPTERS, MemoryCircuitState, ProviderRegistry, ProviderRouter } from '@gen/providers';
 import { LocalObjectStorage } from '@gen/storage';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '@gen/testing';
 import { TaskCreatedConsumer } from '../events/task-created.consumer';
 import { JobRepository } from '../persistence/job.repository';
 import { RunnerMigrations } from '../persistence/runner-schema';
+import { ExecuteTaskUseCase } from '../use-cases/execute-task.use-case';
 import { JobDispatcher } from './job-dispatcher';
+
+/** The provider port as apps build it, over the offline models' bindings. */
+function offlineProviders(): ProviderRouter {
+  const routes = {
+    routeFor: (model: string) => ({
+      model,
+      modality: 'image' as const,
+      bindings: [{ adapter: 'offline', upstreamModel: model, credentials: [], settings: {} }],
+    }),
+  };
+  return new ProviderRouter({
+    routes,
+    registry: new ProviderRegistry(DEFAULT_ADAPTERS, { credential: () => undefined }),
+    circuits: new MemoryCircuitState(),
+  });
+}
 
 function created(
   n: number,
@@ -62,7 +80,8 @@ class Runner {
       secret: Buffer.alloc(32, 7),
     });
     this.jobs = new JobRepository(db.database, new RunnerMigrations(db.database));
-    this.dispatcher = new JobDispatcher(this.jobs, bus, storage, systemClock, config, null);
+    const executor = new ExecuteTaskUseCase(bus, storage, systemClock, offlineProviders());
+    this.dispatcher = new JobDispatcher(this.jobs, executor, systemClock, config, null);
     this.consumer = new TaskCreatedConsumer(bus, this.jobs, this.dispatcher, null);
   }
 

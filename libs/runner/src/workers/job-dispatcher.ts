@@ -9,10 +9,8 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { APP_CONFIG, CLOCK, LOGGER, type AppConfig, type Clock, type Logger } from '@gen/core';
-import { EVENT_BUS, type EventBus } from '@gen/messaging';
-import { OBJECT_STORAGE, type ObjectStorage } from '@gen/storage';
 import { JobRepository, type Job } from '../persistence/job.repository';
-import { ExecuteTask, ExecutionAborted } from '../use-cases/execute-task.use-case';
+import { ExecuteTaskUseCase, ExecutionAborted } from '../use-cases/execute-task.use-case';
 
 /** How often a runner looks for work it was not told about: lapsed leases, rows other runners added. */
 export const CLAIM_POLL_MS = 1000;
@@ -23,14 +21,13 @@ export const EXPIRED_SWEEP_MS = 60_000;
  * Runs the runner queue (`runner.jobs`): claims waiting tasks up to `RUNNER_CONCURRENCY` per model, runs
  * each, renews their leases every third of `RUNNER_LEASE_MS`, and marks them finished once reported. It
  * claims when told that a task was added, and every second for the rest: tasks whose runner died (lease
- * lapsed) and tasks other runners added. On shutdown, tasks generating now finish and report; tasks still
- * waiting out a delay are given back at once, for the next runner.
+ * lapsed) and tasks other runners added. On shutdown, tasks waiting on their upstream (or out a delay) are
+ * aborted and given back at once, for the next runner; one already storing its files finishes and reports.
  */
 @Injectable()
 export class JobDispatcher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   /** This process as the owner of its leases. */
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  private readonly executor: ExecuteTask;
   private readonly abort = new AbortController();
   private readonly running = new Map<string, { model: string; done: Promise<void> }>();
   private readonly perModel = new Map<string, number>();
@@ -44,17 +41,15 @@ export class JobDispatcher implements OnApplicationBootstrap, BeforeApplicationS
 
   constructor(
     private readonly jobs: JobRepository,
-    @Inject(EVENT_BUS) bus: EventBus,
-    @Inject(OBJECT_STORAGE) storage: ObjectStorage,
+    private readonly executor: ExecuteTaskUseCase,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null,
   ) {
-    // Every task waiting out a delay listens to the one signal: as many listeners as running tasks.
+    // Every running task listens to the one signal: as many listeners as running tasks.
     setMaxListeners(0, this.abort.signal);
     this.leaseMs = config.RUNNER_LEASE_MS;
     this.limit = config.RUNNER_CONCURRENCY;
-    this.executor = new ExecuteTask(bus, storage, clock, (ms) => this.sleep(ms));
   }
 
   onApplicationBootstrap(): void {
@@ -120,10 +115,10 @@ export class JobDispatcher implements OnApplicationBootstrap, BeforeApplicationS
     const trail = { taskId, request_id: job.correlationId, model, runs: job.runs };
     this.logger?.info(trail, job.runs > 1 ? 'task started again (lease lapsed)' : 'task started');
     try {
-      const outcome = await this.executor.execute(job.task, job);
+      const outcome = await this.executor.execute(job.task, job, this.abort.signal);
       this.logger?.info(
         trail,
-        outcome === 'late' ? 'task not started: past its deadline' : `task ${outcome}`,
+        outcome === 'late' ? 'task not finished: past its deadline' : `task ${outcome}`,
       );
     } catch (error) {
       if (error instanceof ExecutionAborted) {
@@ -163,22 +158,6 @@ export class JobDispatcher implements OnApplicationBootstrap, BeforeApplicationS
     await this.jobs.deleteExpired().catch(() => undefined);
   }
 
-  /** `delay_ms` waits through this: a stopping runner ends the wait and gives the task back. */
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (this.abort.signal.aborted) return reject(new ExecutionAborted());
-      const timer = setTimeout(() => {
-        this.abort.signal.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(new ExecutionAborted());
-      };
-      this.abort.signal.addEventListener('abort', onAbort, { once: true });
-    });
-  }
-
   /** Tasks this process runs now (for tests and logs). */
   runningTasks(): string[] {
     return [...this.running.keys()];
@@ -188,7 +167,8 @@ export class JobDispatcher implements OnApplicationBootstrap, BeforeApplicationS
     this.stopped = true;
     for (const timer of this.timers) clearInterval(timer);
     await this.claiming;
-    // Tasks generating now finish and report; tasks still waiting out a delay are aborted and given back.
+    // Running tasks are aborted (an upstream call cancelled, a delay cut short) and given back, for the next
+    // runner; a task already rendering or storing its files finishes and reports.
     const held = [...this.running.keys()];
     this.abort.abort();
     await Promise.all([...this.running.values()].map((r) => r.done));
