@@ -15,3 +15,5 @@ export * from './chat/gemini-generate.adapter';
 export * from './registry/upstream-adapter';
 export * from './registry/provider-registry';
 export * from './media/probe-media';
+export * from './media/fetch-output';
+export * from './media/data-url';
