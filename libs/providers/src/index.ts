@@ -17,3 +17,5 @@ export * from './registry/provider-registry';
 export * from './media/probe-media';
 export * from './media/fetch-output';
 export * from './media/data-url';
+export * from './media/upstream-json';
+export * from './media/openai-images.adapter';

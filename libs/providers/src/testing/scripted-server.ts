@@ -34,6 +34,7 @@ export class ScriptedServer {
   readonly requests: SeenRequest[] = [];
   connections = 0;
   private readonly routes: Route[] = [];
+  private readonly queues = new Map<string, ScriptedReply[]>();
 
   private constructor(private readonly server: Server) {}
 
@@ -83,6 +84,25 @@ export class ScriptedServer {
     this.route((r) =>
       r.method === method && r.path === path ? (typeof reply === 'function' ? reply(r) : reply) : undefined,
     );
+  }
+
+  /** Serves these replies to `method path`, one a request in order (after those queued before); then 599. */
+  queue(method: string, path: string, ...replies: ScriptedReply[]): void {
+    const key = `${method} ${path}`;
+    let queued = this.queues.get(key);
+    if (!queued) {
+      queued = [];
+      this.queues.set(key, queued);
+      const mine = queued;
+      this.on(method, path, () => mine.shift() ?? { status: 599, body: { detail: 'no reply queued' } });
+    }
+    queued.push(...replies);
+  }
+
+  /** Serves `bytes` at `GET /files/<name>` and returns the URL. */
+  serveFile(name: string, bytes: Buffer, contentType = 'application/octet-stream'): string {
+    this.on('GET', `/files/${name}`, { body: bytes, headers: { 'content-type': contentType } });
+    return `${this.origin}/files/${name}`;
   }
 
   requestsTo(path: string): SeenRequest[] {
