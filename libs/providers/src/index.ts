@@ -19,3 +19,5 @@ export * from './media/fetch-output';
 export * from './media/data-url';
 export * from './media/upstream-json';
 export * from './media/openai-images.adapter';
+export * from './media/replicate-output';
+export * from './media/replicate.adapter';
