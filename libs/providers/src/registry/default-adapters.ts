@@ -1,4 +1,6 @@
 import { anthropicAdapter, geminiAdapter, openAiCompatibleAdapter } from '../chat/chat-adapter-factories';
+import { openAiImagesAdapter } from '../media/openai-images.adapter';
+import { replicateAdapter } from '../media/replicate.adapter';
 import { offlineAdapter } from '../offline/offline.adapter';
 import type { AdapterFactory } from './upstream-adapter';
 
@@ -8,4 +10,6 @@ export const DEFAULT_ADAPTERS: Readonly<Record<string, AdapterFactory>> = {
   'openai-compatible': openAiCompatibleAdapter,
   anthropic: anthropicAdapter,
   gemini: geminiAdapter,
+  'openai-images': openAiImagesAdapter,
+  replicate: replicateAdapter,
 };

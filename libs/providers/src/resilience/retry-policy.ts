@@ -1,4 +1,3 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { ModelBinding } from '@gen/contracts';
 import { UpstreamError } from '../chat/upstream-error';
 import { integerSetting } from '../registry/upstream-adapter';
@@ -24,7 +23,20 @@ export function retrySettings(binding: ModelBinding): RetrySettings {
 /** Waits `ms`; rejects with the signal's reason when it aborts. Injected so tests and benches control time. */
 export type AbortableSleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
-export const abortableSleep: AbortableSleep = (ms, signal) => delay(ms, undefined, { signal });
+/** A pause the signal cuts short, rejecting with the signal's reason. */
+export const abortableSleep: AbortableSleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason as Error);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 
 /**
  * The wait before attempt `attempt + 1` after attempt `attempt` (1-based) failed with `error`, or undefined when
