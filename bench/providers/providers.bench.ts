@@ -3,9 +3,10 @@
  * OpenAI-compatible upstream on this machine (its own process, node:http on 127.0.0.1) that streams a fixed
  * reply: `--deltas` text deltas, a usage chunk and `[DONE]`, each frame in its own write, after `--think-ms`.
  *
- *  1. Non-streamed chat (the caller wants the whole reply) at `--concurrency` for `--seconds`, round after round,
- *     warm-up first: the baseline POSTs with fetch and parses the whole SSE body itself; the adapter's events
- *     are aggregated. Req/s, client CPU per request and the ratio adapter / baseline, per round and median.
+ *  1. Non-streamed chat (the caller wants the whole reply) at `--concurrency`, `--seconds` per client and round in
+ *     1-second slices taken in turn, warm-up first: the baseline POSTs with fetch and parses the whole SSE body
+ *     itself; the adapter's events are aggregated. Req/s, this process's CPU per request (the steadier figure on
+ *     a shared machine) and the ratios adapter / baseline, per round and median.
  *  2. Time to first token, `--requests` sequential requests each, the two interleaved: baseline = fetch and the
  *     first body chunk; adapter = the first `text` ChatEvent. p50 / p99 and what the adapter adds.
  *     Target: the adapter adds at most 1 ms at p50.
@@ -215,14 +216,22 @@ interface Load {
   errors: number;
 }
 
-/** `concurrency` callers each asking for whole replies, one after the other, for `seconds`. */
-async function load(
+/** What `concurrency` callers asking for whole replies, one after the other, got done in one slice of time. */
+interface Slice {
+  done: number;
+  errors: number;
+  seconds: number;
+  clientCpuMicros: number;
+  upstreamCpuMicros: number;
+}
+
+async function slice(
   client: Client,
   upstream: ChildProcess,
   expected: Reply,
   seconds: number,
   concurrency: number,
-): Promise<Load> {
+): Promise<Slice> {
   let done = 0;
   let errors = 0;
   const upstreamBefore = await serverCpuMicros(upstream);
@@ -244,13 +253,51 @@ async function load(
   );
   const elapsed = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
-  const upstreamCpu = (await serverCpuMicros(upstream)) - upstreamBefore;
   return {
-    rps: done / elapsed,
-    clientCpuMicros: (cpu.user + cpu.system) / Math.max(1, done),
-    upstreamCpuMicros: upstreamCpu / Math.max(1, done),
+    done,
     errors,
+    seconds: elapsed,
+    clientCpuMicros: cpu.user + cpu.system,
+    upstreamCpuMicros: (await serverCpuMicros(upstream)) - upstreamBefore,
   };
+}
+
+/**
+ * One round: every client gets `seconds` in all, in 1-second slices taken in turn (the order alternating), so
+ * that a neighbour's burst on this shared machine hits the clients alike instead of one whole turn.
+ */
+async function round(
+  clients: readonly Client[],
+  upstream: ChildProcess,
+  expected: Reply,
+  seconds: number,
+  concurrency: number,
+): Promise<Load[]> {
+  const totals: Slice[] = clients.map(() => ({
+    done: 0,
+    errors: 0,
+    seconds: 0,
+    clientCpuMicros: 0,
+    upstreamCpuMicros: 0,
+  }));
+  for (let i = 0; i < Math.ceil(seconds); i += 1) {
+    const order = clients.map((_, k) => (i % 2 === 0 ? k : clients.length - 1 - k));
+    for (const k of order) {
+      const part = await slice(clients[k]!, upstream, expected, Math.min(1, seconds - i), concurrency);
+      const total = totals[k]!;
+      total.done += part.done;
+      total.errors += part.errors;
+      total.seconds += part.seconds;
+      total.clientCpuMicros += part.clientCpuMicros;
+      total.upstreamCpuMicros += part.upstreamCpuMicros;
+    }
+  }
+  return totals.map((t) => ({
+    rps: t.done / t.seconds,
+    clientCpuMicros: t.clientCpuMicros / Math.max(1, t.done),
+    upstreamCpuMicros: t.upstreamCpuMicros / Math.max(1, t.done),
+    errors: t.errors,
+  }));
 }
 
 /** Sequential first-token times of every client, interleaved (the order alternating) so drift hits all alike. */
@@ -286,13 +333,14 @@ async function main(): Promise<void> {
   let failed = false;
   try {
     // 1. Non-streamed chat throughput.
-    for (const client of clients) await load(client, upstream.child, expected, 2, concurrency); // warm-up
+    await round(clients, upstream.child, expected, 2, concurrency); // warm-up
     const runs: Load[][] = clients.map(() => []);
-    for (let round = 0; round < rounds; round += 1)
-      for (const [k, client] of clients.entries())
-        runs[k]!.push(await load(client, upstream.child, expected, seconds, concurrency));
+    for (let r = 0; r < rounds; r += 1) {
+      const loads = await round(clients, upstream.child, expected, seconds, concurrency);
+      loads.forEach((figures, k) => runs[k]!.push(figures));
+    }
     console.log(
-      `\nnon-streamed chat, ${concurrency} concurrent callers, ${rounds} rounds x ${seconds}s, medians`,
+      `\nnon-streamed chat, ${concurrency} concurrent callers, ${rounds} rounds x ${seconds}s per client (1 s slices in turn), medians`,
     );
     console.log(
       'client                                          req/s   client CPU µs/req  upstream CPU µs/req  errors',
