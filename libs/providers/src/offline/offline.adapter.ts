@@ -12,6 +12,8 @@ import { OfflineMediaProvider, type OfflineInputs, type Sleep } from './offline-
 export const offlineAdapter: AdapterFactory = () => new OfflineAdapter();
 
 class OfflineAdapter implements UpstreamAdapter {
+  readonly inProcess = true;
+
   async generate(task: MediaTask, signal: AbortSignal): Promise<MediaResult> {
     if (!isOfflineMediaModel(task.model)) return { status: 'failed', errorCode: 'upstream_failed' };
     const sleep: Sleep = (ms) => abortableSleep(ms, signal);

@@ -10,6 +10,11 @@ import type { PrivateCidrAllowList } from '@gen/ssrf';
  * signal's reason.
  */
 export interface UpstreamAdapter {
+  /**
+   * True for an adapter that runs here, with no upstream (the offline models): the router calls it directly,
+   * with no breaker, concurrency limit or timeout, since nothing remote can fail or be overloaded.
+   */
+  readonly inProcess?: boolean;
   /** Media models: the generated files (their bytes; what they are is measured by the runner). */
   generate?(task: MediaTask, signal: AbortSignal): Promise<MediaResult>;
   /** Text models: the canonical event stream; errors surface through the iteration. */

@@ -96,6 +96,7 @@ export class ProviderRouter implements ProviderPort {
         async (attempt) => {
           const pick = this.pick(route, 'generate');
           last = pick;
+          if (pick.adapter.inProcess) return await pick.adapter.generate!(task, signal);
           const release = await this.limits.acquire(pick.endpoint, maxConcurrency(pick.binding), signal);
           try {
             return await this.breakers.fire(pick.binding, (timeout) =>
