@@ -108,6 +108,10 @@ export const OpenAiModel = Type.Object({
   owned_by: Type.String(),
   modality: Type.String(),
   task: Type.String(),
+  available: Type.Boolean({
+    description:
+      'Whether the model can be called now (credentials configured, upstream circuit closed); follows a tripped upstream within about a second. An extension of the OpenAI list.',
+  }),
   context_length: Type.Optional(Type.Integer()),
   max_output_tokens: Type.Optional(Type.Integer()),
   supported_parameters: Type.Optional(Type.Array(Type.String())),
@@ -117,7 +121,7 @@ export type OpenAiModel = Static<typeof OpenAiModel>;
 export const OpenAiModelList = Type.Object({ object: Type.Literal('list'), data: Type.Array(OpenAiModel) });
 export type OpenAiModelList = Static<typeof OpenAiModelList>;
 
-export function toOpenAiModel(model: CatalogModel): OpenAiModel {
+export function toOpenAiModel(model: CatalogModel, available: boolean): OpenAiModel {
   return {
     id: model.id,
     object: 'model',
@@ -125,6 +129,7 @@ export function toOpenAiModel(model: CatalogModel): OpenAiModel {
     owned_by: model.provider,
     modality: model.modality,
     task: model.task,
+    available,
     ...(model.text
       ? {
           context_length: model.text.contextLength,

@@ -136,6 +136,7 @@ describe('CatalogService', () => {
       owned_by: 'test',
       modality: 'image',
       task: 'text-to-image',
+      available: true,
     });
     expect(service.openAiList({ modality: 'text' }).data).toEqual([
       {
@@ -145,6 +146,7 @@ describe('CatalogService', () => {
         owned_by: 'acme',
         modality: 'text',
         task: 'chat',
+        available: false,
         context_length: 8192,
         max_output_tokens: 2048,
         supported_parameters: [

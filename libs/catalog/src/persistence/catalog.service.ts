@@ -100,7 +100,10 @@ export class CatalogService {
 
   /** The OpenAI-style list (`GET /v1/models`): enabled models, optionally of one modality, no prices. */
   openAiList(filters: Pick<ModelListFilters, 'modality'> = {}): OpenAiModelList {
-    return { object: 'list', data: this.matching(filters).map(toOpenAiModel) };
+    return {
+      object: 'list',
+      data: this.matching(filters).map((m) => toOpenAiModel(m, isAvailable(m, this.sources))),
+    };
   }
 
   /** Prices of a model for a multiplier (default 1: standard prices). */

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { AnswerCache, type SerializedJson } from '@gen/edge';
+import { ANSWER_TTL_MS } from './list-models.use-case';
 import { CatalogService } from '../persistence/catalog.service';
 
-/** One model record priced for the caller, serialised and kept for a second (as the list). */
+/** One model record priced for the caller, serialised and kept for half a second (as the list). */
 @Injectable()
 export class GetModelUseCase {
-  private readonly answers = new AnswerCache();
+  private readonly answers = new AnswerCache(ANSWER_TTL_MS);
 
   constructor(private readonly catalog: CatalogService) {}
 
