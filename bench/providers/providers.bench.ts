@@ -15,7 +15,16 @@
  *
  * Machines differ 2-3x; judge the ratios and the added milliseconds, not the absolute figures.
  */
-import { OpenAiChatAdapter, openAiChatBody, type ChatAdapter, type ChatRequest } from '@gen/providers';
+import {
+  DEFAULT_ADAPTERS,
+  MemoryCircuitState,
+  OpenAiChatAdapter,
+  ProviderRegistry,
+  ProviderRouter,
+  openAiChatBody,
+  type ChatAdapter,
+  type ChatRequest,
+} from '@gen/providers';
 import { fork, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -200,12 +209,34 @@ export function chatTargetClient(name: string, target: ChatAdapter): Client {
 }
 
 /**
- * HOOK: the targets compared with the baseline. A ProviderRouter goes here, e.g.
- * `{ name: 'ProviderRouter (1 route, breaker closed)', target: new ProviderRouter(...) }`.
+ * The targets compared with the baseline: the bare adapter, and the whole provider path (the router over the
+ * registry: binding pick, concurrency slot, closed opossum breaker, retry wrapper) to the same upstream. The
+ * difference between the two is what the breaker and the router cost when nothing fails.
  */
 function chatTargets(baseUrl: string): { name: string; target: ChatAdapter }[] {
   const config = { baseUrl, apiKey: API_KEY, upstreamModel: MODEL, timeoutMs: 30_000 };
-  return [{ name: 'OpenAiChatAdapter.chat(), events aggregated', target: new OpenAiChatAdapter(config) }];
+  const binding = {
+    adapter: 'openai-compatible',
+    upstreamModel: MODEL,
+    credentials: ['BENCH_UPSTREAM_KEY'],
+    // Room for the bench's concurrency: the limit is not what is measured here.
+    settings: { baseUrl, timeoutMs: 30_000, maxConcurrency: 1024 },
+  };
+  const router = new ProviderRouter({
+    routes: { routeFor: (model) => ({ model, modality: 'text', bindings: [binding] }) },
+    registry: new ProviderRegistry(DEFAULT_ADAPTERS, {
+      credential: (name) => (name === 'BENCH_UPSTREAM_KEY' ? API_KEY : undefined),
+    }),
+    circuits: new MemoryCircuitState(),
+  });
+  const never = new AbortController().signal;
+  return [
+    { name: 'OpenAiChatAdapter.chat(), events aggregated', target: new OpenAiChatAdapter(config) },
+    {
+      name: 'ProviderRouter.chat() (breaker closed), events aggregated',
+      target: { chat: (request, signal) => router.chat('bench/chat', request, signal ?? never) },
+    },
+  ];
 }
 
 interface Load {

@@ -54,6 +54,9 @@ export async function* streamUpstream(call: UpstreamStreamCall): AsyncGenerator<
     const text = error instanceof Error ? `${error.message} ${cause}`.trim() : String(error);
     return new UpstreamError('retryable', 'connection to the upstream failed', { upstreamText: text });
   };
+  // Set once the body was read to its end: the connection is then back in the pool, nothing to cancel (an
+  // abort would only make an AbortError nobody reads, a few per cent of a request's CPU).
+  let bodyRead = false;
   try {
     arm();
     let response: Response;
@@ -84,6 +87,7 @@ export async function* streamUpstream(call: UpstreamStreamCall): AsyncGenerator<
       } finally {
         clearTimeout(timer);
       }
+      if (chunk.done) bodyRead = true;
       const frames = chunk.done ? parser.end() : parser.push(chunk.value);
       for (const frame of frames) yield* call.decoder.decode(frame);
       if (chunk.done) break;
@@ -92,7 +96,8 @@ export async function* streamUpstream(call: UpstreamStreamCall): AsyncGenerator<
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
-    controller.abort();
+    // Stopped early (the consumer, a decoder error, a timeout): close the connection.
+    if (!bodyRead) controller.abort();
   }
 }
 

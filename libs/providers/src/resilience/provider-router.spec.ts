@@ -554,6 +554,19 @@ describe('ProviderRouter against real HTTP upstreams', () => {
       expect(chatFake.requests).toHaveLength(1);
     });
 
+    it('an abort after the first event still reaches the stream: it ends with the reason, the slot is freed', async () => {
+      const binding = chat(chatFake.baseUrl, { maxConcurrency: 1 });
+      route('llm', 'text', binding);
+      chatFake.reply({ chunks: [chunk({ content: 'A' })], holdOpen: true });
+      const controller = new AbortController();
+      const stream = router.chat('llm', REQUEST, controller.signal)[Symbol.asyncIterator]();
+      expect(await stream.next()).toEqual({ done: false, value: { type: 'text', delta: 'A' } });
+      const reason = new Error('client went away');
+      controller.abort(reason);
+      await expect(stream.next()).rejects.toBe(reason);
+      expect(router.limits.usage(endpointKey(binding))).toEqual({ active: 0, waiting: 0 });
+    });
+
     it('an unknown model or no usable binding fails with upstream_failed, sending nothing', async () => {
       route('llm', 'text', { ...chat(chatFake.baseUrl), credentials: ['UNSET_KEY'] });
       for (const model of ['llm', 'missing']) {

@@ -25,7 +25,7 @@ import {
   type RetrySettings,
   type AbortableSleep,
 } from './retry-policy';
-import { UpstreamBreakers } from './upstream-breakers';
+import { UpstreamBreakers, linkedController } from './upstream-breakers';
 
 export interface ProviderRouterOptions {
   routes: ModelRoutesPort;
@@ -98,14 +98,16 @@ export class ProviderRouter implements ProviderPort {
           last = pick;
           if (pick.adapter.inProcess) return await pick.adapter.generate!(task, signal);
           const release = await this.limits.acquire(pick.endpoint, maxConcurrency(pick.binding), signal);
+          const link = linkedController(signal);
           try {
-            return await this.breakers.fire(pick.binding, (timeout) =>
-              pick.adapter.generate!(task, AbortSignal.any([signal, timeout])),
+            return await this.breakers.fire(pick.binding, link.controller, (attemptSignal) =>
+              pick.adapter.generate!(task, attemptSignal),
             );
           } catch (error) {
             if (!signal.aborted) this.logAttempt(task.model, pick, attempt, error);
             throw error;
           } finally {
+            link.unlink();
             release();
           }
         },
@@ -166,13 +168,17 @@ export class ProviderRouter implements ProviderPort {
         async (attempt) => {
           const pick = this.pick(route, 'chat');
           last = pick;
-          const release = await this.limits.acquire(pick.endpoint, maxConcurrency(pick.binding), signal);
+          const slot = await this.limits.acquire(pick.endpoint, maxConcurrency(pick.binding), signal);
+          // The stream keeps the caller's signal linked to its attempt until it ends.
+          const link = linkedController(signal);
+          const release = (): void => {
+            link.unlink();
+            slot();
+          };
           let iterator: AsyncIterator<ChatEvent> | undefined;
           try {
-            const first = await this.breakers.fire(pick.binding, (timeout) => {
-              iterator = pick.adapter.chat!(request, AbortSignal.any([signal, timeout]))[
-                Symbol.asyncIterator
-              ]();
+            const first = await this.breakers.fire(pick.binding, link.controller, (attemptSignal) => {
+              iterator = pick.adapter.chat!(request, attemptSignal)[Symbol.asyncIterator]();
               return iterator.next();
             });
             return { pick, iterator: iterator!, first, release };

@@ -55,6 +55,19 @@ export interface UpstreamBreakersOptions {
  * `timeoutMs`. A `failed` or `rejected` answer is the request's fault and counts as the server answering.
  * Transitions are reported to the shared circuit state, an open mark lasting until the breaker would probe.
  */
+/**
+ * A controller for one attempt that aborts when `signal` does (with its reason), and `unlink` to stop
+ * listening once the attempt is over. A listener rather than `AbortSignal.any`: this is every call's path, and a
+ * composite signal costs a tracked dependent signal per call (measured: bench/providers).
+ */
+export function linkedController(signal: AbortSignal): { controller: AbortController; unlink: () => void } {
+  const controller = new AbortController();
+  const forward = (): void => controller.abort(signal.reason);
+  if (signal.aborted) forward();
+  else signal.addEventListener('abort', forward, { once: true });
+  return { controller, unlink: () => signal.removeEventListener('abort', forward) };
+}
+
 export class UpstreamBreakers {
   private readonly endpoints = new Map<string, Endpoint>();
   private readonly now: () => number;
@@ -67,13 +80,18 @@ export class UpstreamBreakers {
   }
 
   /**
-   * Runs one attempt through the endpoint's breaker. `action`'s signal aborts (with a retryable UpstreamError as
-   * its reason) when the attempt outlives `timeoutMs`; the attempt then rejects with that error at once. An open
+   * Runs one attempt through the endpoint's breaker. `attempt` is the attempt's own controller, linked by the
+   * caller to its signal (see `linkedController`): it is aborted here, with a retryable UpstreamError as the
+   * reason, when the attempt outlives `timeoutMs`, and the attempt then rejects with that error at once. An open
    * breaker rejects without calling `action`, with a retryable UpstreamError.
    */
-  async fire<T>(binding: ModelBinding, action: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async fire<T>(
+    binding: ModelBinding,
+    attempt: AbortController,
+    action: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     const { breaker, settings } = this.endpoint(binding);
-    const controller = new AbortController();
+    const controller = attempt;
     try {
       return (await breaker.fire(() => action(controller.signal))) as T;
     } catch (error) {

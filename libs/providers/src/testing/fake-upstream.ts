@@ -15,6 +15,8 @@ export interface FakeReply {
   chunks: (string | Uint8Array)[];
   /** Destroy the socket after the chunks instead of ending the response (a mid-stream drop). */
   drop?: boolean;
+  /** Keep the response open after the chunks (an upstream still generating) until the client goes away. */
+  holdOpen?: boolean;
 }
 
 export interface RecordedRequest {
@@ -76,7 +78,7 @@ async function answer(res: ServerResponse, reply: FakeReply): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   if (reply.drop) res.socket?.destroy();
-  else res.end();
+  else if (!reply.holdOpen) res.end();
 }
 
 /** One SSE frame: `event:` when given, the data as one `data:` line (JSON-encoded unless a string). */
