@@ -76,6 +76,11 @@ function boundaries({ tests }) {
         ],
       },
       {
+        // The runner app reads the model bindings (and their fallbacks) from the catalog it composes.
+        sourceTag: 'scope:app-runner',
+        onlyDependOnLibsWithTags: ['scope:shared', 'scope:catalog', 'scope:runner'],
+      },
+      {
         sourceTag: 'scope:app-billing',
         onlyDependOnLibsWithTags: ['scope:shared', 'scope:billing', 'scope:accounts'],
       },

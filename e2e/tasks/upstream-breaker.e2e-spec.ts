@@ -132,7 +132,11 @@ describe('an open circuit reaches the whole fleet through Redis (distributed mod
       });
       expect(created.status).toBe(202);
       const taskId = (created.json['data'] as Json)['taskId'] as string;
-      expect(await settled(taskId)).toMatchObject({ state: 'failed', errorCode: 'upstream_failed', cost: '0' });
+      expect(await settled(taskId)).toMatchObject({
+        state: 'failed',
+        errorCode: 'upstream_failed',
+        cost: '0',
+      });
     }
     const started = Date.now();
     while ((await available()) !== false) {
@@ -140,7 +144,10 @@ describe('an open circuit reaches the whole fleet through Redis (distributed mod
       await new Promise((r) => setTimeout(r, 50));
     }
     const before = (await call('GET', '/api/v1/chat/credit')).json['data'];
-    const refused = await call('POST', '/api/v1/jobs/createTask', { model: 'acme/flaky', input: { prompt: 'x' } });
+    const refused = await call('POST', '/api/v1/jobs/createTask', {
+      model: 'acme/flaky',
+      input: { prompt: 'x' },
+    });
     expect([refused.status, refused.json['code']]).toEqual([503, 50301]);
     expect(refused.headers.get('retry-after')).toBe('30');
     expect((await call('GET', '/api/v1/chat/credit')).json['data']).toEqual(before);
@@ -153,7 +160,10 @@ describe('an open circuit reaches the whole fleet through Redis (distributed mod
       await new Promise((r) => setTimeout(r, 100));
     }
     upstream.answer(FakeImagesUpstream.b64([samplePng(32, 32)]));
-    const probe = await call('POST', '/api/v1/jobs/createTask', { model: 'acme/flaky', input: { prompt: 'y' } });
+    const probe = await call('POST', '/api/v1/jobs/createTask', {
+      model: 'acme/flaky',
+      input: { prompt: 'y' },
+    });
     expect(probe.status).toBe(202);
     expect(await settled((probe.json['data'] as Json)['taskId'] as string)).toMatchObject({
       state: 'succeeded',

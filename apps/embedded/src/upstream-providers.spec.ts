@@ -153,7 +153,9 @@ describe('models behind real upstreams, in embedded mode: the provider port from
 
   async function available(model: string): Promise<{ native: unknown; openAi: unknown }> {
     const auth = { authorization: `Bearer ${app.boot.apiKey}` };
-    const native = dataOf(await call('GET', `/api/v1/models/${encodeURIComponent(model)}`, { headers: auth }))['available'];
+    const native = dataOf(
+      await call('GET', `/api/v1/models/${encodeURIComponent(model)}`, { headers: auth }),
+    )['available'];
     const list = (await call('GET', '/v1/models', { headers: auth })).json['data'] as Json[];
     return { native, openAi: list.find((m) => m['id'] === model)?.['available'] };
   }
