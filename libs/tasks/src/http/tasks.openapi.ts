@@ -59,7 +59,7 @@ export const tasksOpenApi: OpenApiFragment = {
         tags: ['tasks'],
         summary: 'Create a task: funds are held and the task is queued.',
         description:
-          "A rejected request creates nothing and holds nothing. `quoteId` with `expectedCost`: an expired or changed quote is 40901, but a replayed accepted Idempotency-Key still returns its task. `X-Service-Retention` (whole seconds > 0) shortens the 14-day retention of outputs and prompt. 402 carries 40201 (insufficient funds) or 40202 (the key's daily spend cap, which counts holds). 503 for a model that is not available or cannot run tasks (text models run through stream and the compatibility endpoints).",
+          "A rejected request creates nothing and holds nothing. `quoteId` with `expectedCost`: an expired or changed quote is 40901, but a replayed accepted Idempotency-Key still returns its task. `X-Service-Retention` (whole seconds > 0) shortens the 14-day retention of outputs and prompt. 402 carries 40201 (insufficient funds) or 40202 (the key's daily spend cap, which counts holds). 503 (business code 503) for a model that is not available (its credentials unset) or cannot run tasks (text models run through stream and the compatibility endpoints); 503 with business code 50301 and `Retry-After` for a model whose upstreams' circuit breakers are open (temporary: retry later). Either way nothing is held.",
         parameters: [
           idempotencyKey,
           {
