@@ -54,6 +54,7 @@ function boundaries({ tests }) {
         sourceTag: 'scope:gateway',
         onlyDependOnLibsWithTags: [
           'scope:shared',
+          'scope:compat-protocols',
           'scope:accounts',
           'scope:billing',
           'scope:catalog',
@@ -89,6 +90,7 @@ function boundaries({ tests }) {
         sourceTag: 'scope:embedded',
         onlyDependOnLibsWithTags: [
           'scope:shared',
+          'scope:compat-protocols',
           'scope:accounts',
           'scope:billing',
           'scope:catalog',
