@@ -18,7 +18,6 @@ describe('CatalogModule', () => {
         file,
         availability: {
           credential: () => 'key',
-          runsText: true,
           adapters: ['offline', 'openai-compatible'],
         },
       }),

@@ -33,6 +33,8 @@ export interface ChatRequest {
   temperature?: number;
   topP?: number;
   stop?: string[];
+  /** A reasoning level of the model's (`none`, `low`, ...), when the request asks for one. */
+  reasoningEffort?: string;
   /** Whether the caller wants a stream; adapters always stream from the upstream, the caller may aggregate. */
   stream: boolean;
 }

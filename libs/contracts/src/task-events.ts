@@ -83,6 +83,17 @@ export interface ExecutionUsage {
   readonly inputTokens?: number;
   readonly cachedInputTokens?: number;
   readonly outputTokens?: number;
+  /** Part of `outputTokens` (shown in the record, not priced apart). */
+  readonly reasoningTokens?: number;
+}
+
+/** The answer of a text task, as the runner reports it (the record shows it under `output`). */
+export interface ExecutionText {
+  readonly content: string;
+  /** Reasoning text the model showed, when it did. */
+  readonly reasoning?: string;
+  readonly toolCalls?: readonly { readonly id: string; readonly name: string; readonly arguments: string }[];
+  readonly finishReason: 'stop' | 'length' | 'tool_calls' | 'content_filter';
 }
 
 export interface ExecutionStartedPayload {
@@ -93,6 +104,8 @@ export interface ExecutionStartedPayload {
 export interface ExecutionSucceededPayload {
   readonly taskId: string;
   readonly assets: readonly ExecutionAsset[];
+  /** Text tasks: the answer (their `assets` are empty). */
+  readonly text?: ExecutionText;
   readonly usage: ExecutionUsage;
   readonly finishedAt: string;
 }

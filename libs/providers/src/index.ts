@@ -30,3 +30,5 @@ export * from './media/upstream-json';
 export * from './media/openai-images.adapter';
 export * from './media/replicate-output';
 export * from './media/replicate.adapter';
+export * from './chat/text-input-request';
+export * from './offline/echo-chat';

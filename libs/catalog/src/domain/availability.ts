@@ -10,12 +10,6 @@ export interface AvailabilitySources {
   readonly credential: (name: string) => string | undefined;
   /** True while the circuit of the binding's upstream endpoint is open (a breaker tripped, here or elsewhere). */
   readonly circuitOpen?: (binding: ProviderBinding) => boolean;
-  /**
-   * True once text generation runs here. It is planned (text tasks, streaming, the compatibility protocols)
-   * and not built yet, so by default a text model is unavailable, whatever its credentials: a model listed
-   * `available` must be accepted by createTask.
-   */
-  readonly runsText?: boolean;
   /** The adapters this process can run; by default every adapter the service has (`ADAPTER_NAMES`). */
   readonly adapters?: readonly string[];
 }
@@ -26,13 +20,11 @@ export function environmentCredentials(env: NodeJS.ProcessEnv = process.env): Av
 }
 
 /**
- * A model is available when it is of a modality that runs here (not text, until text generation lands) and one
- * of its bindings (the first, or a fallback) can be used now: its adapter exists, every credential it names is
+ * A model is available when one of its bindings (the first, or a fallback) can be used now: its adapter exists, every credential it names is
  * configured (set and not blank) and its upstream's circuit is not open. Offline models name no credential and
  * have no circuit: they are always available.
  */
 export function isAvailable(model: CatalogModel, sources: AvailabilitySources): boolean {
-  if (model.modality === 'text' && sources.runsText !== true) return false;
   const usable = (binding: ProviderBinding): boolean =>
     (sources.adapters ?? ADAPTER_NAMES).includes(binding.adapter) &&
     binding.credentials.every((name) => (sources.credential(name) ?? '').trim() !== '') &&

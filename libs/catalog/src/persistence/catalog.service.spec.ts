@@ -23,7 +23,6 @@ const env: Record<string, string | undefined> = {};
 // As once text generation runs; the default (no text) is checked on its own below.
 const service = new CatalogService(catalog, {
   credential: (name) => env[name],
-  runsText: true,
   adapters: ['offline', 'openai-compatible'],
 });
 const ids = (items: { model: string }[]) => items.map((i) => i.model);
@@ -104,11 +103,10 @@ describe('CatalogService', () => {
     });
   });
 
-  it('marks a text model unavailable while text generation does not run here, credentials or not', () => {
-    const noText = new CatalogService(catalog, { credential: () => 'sk-test' });
-    expect(noText.get('acme/talker/chat').available).toBe(false);
-    expect(noText.list({ modality: 'text' }).map((m) => m.available)).toEqual([false]);
-    expect(noText.get('test/image-1').available).toBe(true);
+  it('marks a text model available like any other once its credentials are set', () => {
+    const keyed = new CatalogService(catalog, { credential: () => 'sk-test' });
+    expect(keyed.get('acme/talker/chat').available).toBe(true);
+    expect(keyed.list({ modality: 'text' }).map((m) => m.available)).toEqual([true]);
   });
 
   it('marks a model unavailable until the credentials of its binding are configured', () => {

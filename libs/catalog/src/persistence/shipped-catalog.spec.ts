@@ -18,7 +18,7 @@ describe('the shipped catalog (libs/catalog/catalog/models.json)', () => {
   });
 
   it.each(OFFLINE)(
-    'has the offline model %s (%s / %s), enabled, and available with no credentials unless it is text',
+    'has the offline model %s (%s / %s), enabled, and available with no credentials',
     (id, modality, task) => {
       const service = new CatalogService(catalog, { credential: () => undefined });
       const record = service.get(id);
@@ -27,8 +27,7 @@ describe('the shipped catalog (libs/catalog/catalog/models.json)', () => {
         modality,
         task,
         enabled: true,
-        // Text generation is planned, not built: createTask refuses text models, so none is listed available.
-        available: modality !== 'text',
+        available: true,
         provider: 'local',
       });
       const prices = Object.entries(record.pricing).filter(([k]) => k !== 'currency');
@@ -69,7 +68,7 @@ describe('the shipped catalog (libs/catalog/catalog/models.json)', () => {
     }
   });
 
-  it('binds real providers, unavailable until their credentials are configured and the runner has their adapter (text: once text runs)', () => {
+  it('binds real providers, unavailable until their credentials are configured and the runner has their adapter', () => {
     const adapters = new Map(catalog.models.map((m) => [m.binding.adapter, m]));
     for (const adapter of ['openai-compatible', 'anthropic', 'gemini', 'replicate']) {
       const model = adapters.get(adapter)!;
@@ -79,15 +78,12 @@ describe('the shipped catalog (libs/catalog/catalog/models.json)', () => {
       const env = Object.fromEntries(model.binding.credentials.map((c) => [c, 'secret']));
       const withKeys = new CatalogService(catalog, {
         credential: (name) => env[name],
-        runsText: true,
         adapters: ['offline', adapter],
       });
       expect({ adapter, available: withKeys.get(model.id).available }).toEqual({ adapter, available: true });
-      // Media models run through their adapter once credentials are set; text models wait for text
-      // generation (planned), since createTask would refuse them (503).
+      // Credentials are all a model of an adapter the service has needs.
       const today = new CatalogService(catalog, { credential: (name) => env[name] });
-      const runs = model.modality !== 'text';
-      expect({ adapter, available: today.get(model.id).available }).toEqual({ adapter, available: runs });
+      expect({ adapter, available: today.get(model.id).available }).toEqual({ adapter, available: true });
     }
   });
 });

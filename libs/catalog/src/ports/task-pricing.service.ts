@@ -6,6 +6,7 @@ import { CatalogService } from '../persistence/catalog.service';
 import { groupPricesE9 } from '../domain/pricing';
 import { chargeOfUsageE9 } from '../domain/usage-charge';
 import { usageOfBound } from '../domain/usage-bound';
+import { textUsageBound } from '../domain/text-usage-bound';
 
 /** Retry-After of a task refused while its model's circuits are open: about when a breaker lets a probe through. */
 export const TRIPPED_RETRY_AFTER_SECONDS = 30;
@@ -23,9 +24,8 @@ export class TaskPricingService implements CatalogPort {
     const model = this.catalog.resolve(modelId);
     if (!model.enabled) throw new DomainError(BusinessCode.NotFound, 'model.not_found', { model: modelId });
     const validated = this.catalog.validateInput(model.id, input);
-    // Text models run through the streaming and compatibility endpoints (planned); the runner executes media
-    // models, offline or through an upstream, while one of their bindings is usable.
-    if (model.modality !== 'text' && this.catalog.isTrippedOnly(model)) {
+    // The runner executes every model while one of its bindings is usable.
+    if (this.catalog.isTrippedOnly(model)) {
       // Its upstreams fail now (breakers open): temporary, the client may retry (spec: 50301 is retried).
       throw new DomainError(
         BusinessCode.TemporarilyUnavailable,
@@ -34,12 +34,15 @@ export class TaskPricingService implements CatalogPort {
         { 'retry-after': String(TRIPPED_RETRY_AFTER_SECONDS) },
       );
     }
-    if (!this.catalog.isAvailable(model) || model.modality === 'text') {
+    if (!this.catalog.isAvailable(model)) {
       throw new DomainError(BusinessCode.Unavailable, 'model.unavailable', { model: model.id });
     }
-    const bound = isOfflineMediaModel(model.id)
-      ? offlineUsageBound(model.id, validated.input)
-      : usageOfBound(model.usageBound ?? {}, validated.input, model.inputSchema);
+    const bound =
+      model.modality === 'text'
+        ? textUsageBound(validated.input)
+        : isOfflineMediaModel(model.id)
+          ? offlineUsageBound(model.id, validated.input)
+          : usageOfBound(model.usageBound ?? {}, validated.input, model.inputSchema);
     const estimate = chargeOfUsageE9(groupPricesE9(model.pricing, priceMultiplier), bound);
     return {
       model: model.id,

@@ -1,11 +1,12 @@
-import type { MediaResult, MediaTask } from '@gen/contracts';
+import type { ChatEvent, ChatRequest, MediaResult, MediaTask } from '@gen/contracts';
+import { echoChat } from './echo-chat';
 import type { AdapterFactory, UpstreamAdapter } from '../registry/upstream-adapter';
 import { abortableSleep } from '../resilience/retry-policy';
 import { isOfflineMediaModel } from './offline-usage';
 import { OfflineMediaProvider, type OfflineInputs, type Sleep } from './offline-media-provider';
 
 /**
- * The offline `local/*` media models behind the provider port, like any upstream: `delay_ms` waits on the
+ * The offline `local/*` models behind the provider port, like any upstream (the text model: echo-chat.ts): `delay_ms` waits on the
  * call's signal (a stopping runner gives the task back at once), `simulate` failures come back as a failed
  * result (not an upstream error: nothing to retry, no breaker to trip), and the files are rendered here.
  */
@@ -13,6 +14,11 @@ export const offlineAdapter: AdapterFactory = () => new OfflineAdapter();
 
 class OfflineAdapter implements UpstreamAdapter {
   readonly inProcess = true;
+
+  /** `local/echo/chat`: the offline text model (see echo-chat.ts). */
+  chat(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatEvent> {
+    return echoChat(request, (ms) => abortableSleep(ms, signal));
+  }
 
   async generate(task: MediaTask, signal: AbortSignal): Promise<MediaResult> {
     if (!isOfflineMediaModel(task.model)) return { status: 'failed', errorCode: 'upstream_failed' };

@@ -168,6 +168,11 @@ export class ProviderRouter implements ProviderPort {
         async (attempt) => {
           const pick = this.pick(route, 'chat');
           last = pick;
+          if (pick.adapter.inProcess) {
+            // Nothing remote: no slot, breaker or timeout (a `[[delay_ms:N]]` may outlast any timeout).
+            const iterator = pick.adapter.chat!(request, signal)[Symbol.asyncIterator]();
+            return { pick, iterator, first: await iterator.next(), release: () => undefined };
+          }
           const slot = await this.limits.acquire(pick.endpoint, maxConcurrency(pick.binding), signal);
           // The stream keeps the caller's signal linked to its attempt until it ends.
           const link = linkedController(signal);

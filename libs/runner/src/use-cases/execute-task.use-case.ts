@@ -2,18 +2,23 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   ExecutionEventType,
   IdPrefix,
+  MODEL_ROUTES,
   PROVIDER_PORT,
+  ProviderFailure,
   Topics,
   type EventEnvelope,
   type ExecutionAsset,
   type ExecutionUsage,
+  type ChatEvent,
+  type ExecutionText,
   type MediaResult,
+  type ModelRoutesPort,
   type ProviderPort,
   type TaskCreatedPayload,
 } from '@gen/contracts';
 import { CLOCK, LOGGER, newId, type Clock, type Logger } from '@gen/core';
 import { EVENT_BUS, type EventBus } from '@gen/messaging';
-import { measuredUsage, probeMedia, type MediaFacts } from '@gen/providers';
+import { chatRequestOf, measuredUsage, probeMedia, type MediaFacts } from '@gen/providers';
 import { OBJECT_STORAGE, type ObjectStorage } from '@gen/storage';
 
 const EXTENSIONS: Readonly<Record<string, string>> = {
@@ -65,6 +70,7 @@ export class ExecuteTaskUseCase {
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(PROVIDER_PORT) private readonly provider: ProviderPort,
+    @Inject(MODEL_ROUTES) private readonly routes: ModelRoutesPort,
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null = null,
   ) {}
 
@@ -81,6 +87,9 @@ export class ExecuteTaskUseCase {
       startedAt: this.clock.now().toISOString(),
     });
     const deadline = AbortSignal.timeout(left);
+    if (this.routes.routeFor(task.model)?.modality === 'text') {
+      return this.answer(task, cause, signal, AbortSignal.any([signal, deadline]), deadline);
+    }
     let result: MediaResult;
     try {
       result = await this.provider.generate(
@@ -110,6 +119,40 @@ export class ExecuteTaskUseCase {
     await this.report(task, cause, ExecutionEventType.succeeded, {
       taskId: task.taskId,
       assets,
+      usage,
+      finishedAt: this.clock.now().toISOString(),
+    });
+    return 'succeeded';
+  }
+
+  /**
+   * A text task: the model's whole answer, aggregated from its event stream, reported with its token usage.
+   * A stream that breaks is a failure: a truncated answer is never reported (nor charged) as complete.
+   */
+  private async answer(
+    task: TaskCreatedPayload,
+    cause: ReportCause,
+    stopping: AbortSignal,
+    signal: AbortSignal,
+    deadline: AbortSignal,
+  ): Promise<ExecutionOutcome> {
+    const events: ChatEvent[] = [];
+    try {
+      for await (const event of this.provider.chat(task.model, chatRequestOf(task.input, false), signal)) {
+        events.push(event);
+      }
+    } catch (error) {
+      if (stopping.aborted) throw new ExecutionAborted();
+      if (deadline.aborted) return 'late';
+      if (error instanceof ProviderFailure) return this.fail(task, cause, error.errorCode);
+      this.logger?.error({ taskId: task.taskId, model: task.model, err: error }, 'text generation broke');
+      return this.fail(task, cause, 'internal_error');
+    }
+    const { text, usage } = answerOf(events);
+    await this.report(task, cause, ExecutionEventType.succeeded, {
+      taskId: task.taskId,
+      assets: [],
+      text,
       usage,
       finishedAt: this.clock.now().toISOString(),
     });
@@ -178,4 +221,44 @@ export class ExecuteTaskUseCase {
     };
     return this.bus.publish(Topics.taskExecution, [event]);
   }
+}
+
+/**
+ * A text answer and its billable usage from the canonical events: tool call fragments joined by index; input
+ * tokens split into uncached and cached, as billing prices them.
+ */
+export function answerOf(events: readonly ChatEvent[]): { text: ExecutionText; usage: ExecutionUsage } {
+  let content = '';
+  let reasoning = '';
+  let finishReason: ExecutionText['finishReason'] = 'stop';
+  const calls = new Map<number, { id: string; name: string; arguments: string }>();
+  let usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
+  for (const event of events) {
+    if (event.type === 'text') content += event.delta;
+    else if (event.type === 'reasoning') reasoning += event.delta;
+    else if (event.type === 'finish') finishReason = event.reason;
+    else if (event.type === 'usage') usage = event;
+    else {
+      const call = calls.get(event.index) ?? { id: '', name: '', arguments: '' };
+      if (event.id) call.id = event.id;
+      if (event.name) call.name = event.name;
+      call.arguments += event.argumentsDelta;
+      calls.set(event.index, call);
+    }
+  }
+  const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
+  return {
+    text: {
+      content,
+      ...(reasoning ? { reasoning } : {}),
+      ...(toolCalls.length ? { toolCalls } : {}),
+      finishReason,
+    },
+    usage: {
+      inputTokens: Math.max(0, usage.inputTokens - usage.cachedInputTokens),
+      cachedInputTokens: usage.cachedInputTokens,
+      outputTokens: usage.outputTokens,
+      reasoningTokens: usage.reasoningTokens,
+    },
+  };
 }

@@ -80,7 +80,8 @@ class Runner {
       secret: Buffer.alloc(32, 7),
     });
     this.jobs = new JobRepository(db.database, new RunnerMigrations(db.database));
-    const executor = new ExecuteTaskUseCase(bus, storage, systemClock, offlineProviders());
+    const routes = { routeFor: () => null };
+    const executor = new ExecuteTaskUseCase(bus, storage, systemClock, offlineProviders(), routes);
     this.dispatcher = new JobDispatcher(this.jobs, executor, systemClock, config, null);
     this.consumer = new TaskCreatedConsumer(bus, this.jobs, this.dispatcher, null);
   }

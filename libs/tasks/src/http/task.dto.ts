@@ -53,6 +53,53 @@ export type RecordInfoQuery = Static<typeof RecordInfoQuery>;
 const Usd = (description: string) => Type.String({ pattern: USD_AMOUNT_PATTERN, description });
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
 
+/** Text tasks: the assistant message as the chat protocols carry it. */
+const TextMessage = Type.Object(
+  {
+    role: Type.Literal('assistant'),
+    content: Type.Union([Type.String(), Type.Null()], {
+      description: 'Null when the answer is only tool calls.',
+    }),
+    reasoning_content: Type.Optional(
+      Type.String({ description: 'Reasoning text, when the model showed it.' }),
+    ),
+    tool_calls: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            id: Type.String(),
+            type: Type.Literal('function'),
+            function: Type.Object(
+              {
+                name: Type.String(),
+                arguments: Type.String({ description: 'JSON text, as the model wrote it.' }),
+              },
+              { additionalProperties: false },
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      ),
+    ),
+  },
+  { additionalProperties: false, description: 'Text tasks: the answer as an assistant message.' },
+);
+
+/** Text tasks: tokens used; prompt tokens include cached ones, completion tokens include reasoning ones. */
+const TextUsage = Type.Object(
+  {
+    prompt_tokens: Type.Integer({ minimum: 0 }),
+    cached_tokens: Type.Integer({ minimum: 0 }),
+    completion_tokens: Type.Integer({ minimum: 0 }),
+    reasoning_tokens: Type.Integer({ minimum: 0 }),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Text tasks: the tokens charged. prompt_tokens includes cached_tokens; completion_tokens includes reasoning_tokens.',
+  },
+);
+
 export const QuoteResult = Type.Object(
   {
     quoteId: Type.String({
@@ -102,7 +149,29 @@ export const TaskRecord = Type.Object(
       ['queued', 'running', 'succeeded', 'failed', 'canceled', 'expired'].map((s) => Type.Literal(s)),
     ),
     input: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Absent once purged.' })),
-    output: Type.Optional(Type.Object({ assets: Type.Array(AssetRecord) }, { additionalProperties: false })),
+    output: Type.Optional(
+      Type.Object(
+        {
+          assets: Type.Array(AssetRecord, { description: 'The stored files; empty for a text task.' }),
+          text: Type.Optional(Type.String({ description: 'Text tasks: the answer text.' })),
+          message: Type.Optional(TextMessage),
+          usage: Type.Optional(TextUsage),
+          finishReason: Type.Optional(
+            Type.Union(
+              ['stop', 'length', 'tool_calls', 'content_filter'].map((r) => Type.Literal(r)),
+              {
+                description: 'Text tasks: why the answer ended.',
+              },
+            ),
+          ),
+        },
+        {
+          additionalProperties: false,
+          description:
+            'Present for succeeded tasks. Text tasks (a choice of ours: the spec leaves non-media results open) add `text`, `message`, `usage` and `finishReason`; their `assets` are empty.',
+        },
+      ),
+    ),
     errorCode: Type.Optional(
       Type.String({ description: 'Failed tasks: upstream_failed, content_rejected, internal_error.' }),
     ),

@@ -19,13 +19,67 @@ export interface AssetView {
   readonly unavailable?: true;
 }
 
+/**
+ * The answer of a text task in its record (the spec leaves it open): the text, the assistant message as the
+ * chat protocols carry it (with `tool_calls` and `reasoning_content` when there are), the token usage
+ * (prompt tokens include cached ones, completion tokens include reasoning ones) and the finish reason.
+ */
+export interface TextOutputView {
+  readonly text: string;
+  readonly message: {
+    readonly role: 'assistant';
+    readonly content: string | null;
+    readonly reasoning_content?: string;
+    readonly tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+  };
+  readonly usage: {
+    readonly prompt_tokens: number;
+    readonly cached_tokens: number;
+    readonly completion_tokens: number;
+    readonly reasoning_tokens: number;
+  };
+  readonly finishReason: string;
+}
+
+/** The text part of `output` of a succeeded text task; nothing for media tasks, nor once purged. */
+export function textOutputOf(task: TaskRow): Partial<TextOutputView> {
+  const answer = task.textOutput;
+  if (!answer) return {};
+  const usage = task.usage ?? {};
+  const calls = answer.toolCalls ?? [];
+  return {
+    text: answer.content,
+    message: {
+      role: 'assistant',
+      content: calls.length > 0 && answer.content === '' ? null : answer.content,
+      ...(answer.reasoning ? { reasoning_content: answer.reasoning } : {}),
+      ...(calls.length
+        ? {
+            tool_calls: calls.map((c) => ({
+              id: c.id,
+              type: 'function' as const,
+              function: { name: c.name, arguments: c.arguments },
+            })),
+          }
+        : {}),
+    },
+    usage: {
+      prompt_tokens: (usage.inputTokens ?? 0) + (usage.cachedInputTokens ?? 0),
+      cached_tokens: usage.cachedInputTokens ?? 0,
+      completion_tokens: usage.outputTokens ?? 0,
+      reasoning_tokens: usage.reasoningTokens ?? 0,
+    },
+    finishReason: answer.finishReason,
+  };
+}
+
 /** The task record (spec: Task record), the data of recordInfo and of version 2 callbacks. */
 export interface TaskRecordView {
   readonly taskId: string;
   readonly model: string;
   readonly state: string;
   readonly input?: Record<string, unknown>;
-  readonly output?: { readonly assets: AssetView[] };
+  readonly output?: { readonly assets: AssetView[] } & Partial<TextOutputView>;
   readonly errorCode?: string;
   readonly errorMessage?: string;
   readonly cost: string;
@@ -66,7 +120,9 @@ export async function taskRecordOf(
     model: task.model,
     state: task.state,
     ...(task.input && !gone ? { input: task.input } : {}),
-    ...(task.state === 'succeeded' ? { output: { assets: await assetsOf(task, gone, until, context) } } : {}),
+    ...(task.state === 'succeeded'
+      ? { output: { assets: await assetsOf(task, gone, until, context), ...textOutputOf(task) } }
+      : {}),
     ...(task.state === 'failed' && task.errorCode
       ? {
           errorCode: task.errorCode,
@@ -134,6 +190,7 @@ export function taskSnapshotOf(task: TaskRow): Record<string, unknown> {
               ...(asset.status === 'pending' ? { pending: true } : {}),
               ...(asset.status === 'unavailable' ? { unavailable: true } : {}),
             })),
+            ...textOutputOf(task),
           },
         }
       : {}),

@@ -1,4 +1,4 @@
-import type { ExecutionAsset, ExecutionUsage } from '@gen/contracts';
+import type { ExecutionAsset, ExecutionText, ExecutionUsage } from '@gen/contracts';
 import { rowBigint, rowDate, rowJson, rowOptionalDate } from '@gen/persistence';
 import type { TaskState } from '../domain/task-state';
 
@@ -20,6 +20,8 @@ export interface TaskRow {
   readonly errorCode: string | null;
   readonly assets: readonly ExecutionAsset[] | null;
   readonly usage: ExecutionUsage | null;
+  /** A succeeded text task's answer; null for media tasks and once purged. */
+  readonly textOutput: ExecutionText | null;
   readonly requestId: string;
   readonly sourceTaskId: string | null;
   readonly retentionSeconds: number;
@@ -31,7 +33,7 @@ export interface TaskRow {
 }
 
 export const TASK_COLUMNS = `"id", "account_id", "key_id", "model", "state", "input", "callback_url", "estimated_e9",
-  "price_multiplier", "cost_e9", "settled", "error_code", "assets", "usage", "request_id", "source_task_id", "retention_seconds",
+  "price_multiplier", "cost_e9", "settled", "error_code", "assets", "usage", "text_output", "request_id", "source_task_id", "retention_seconds",
   "created_at", "started_at", "completed_at", "deadline_at", "purged_at"`;
 
 type Raw = Record<string, unknown>;
@@ -52,6 +54,7 @@ export function taskRowOf(raw: Raw): TaskRow {
     errorCode: (raw['error_code'] as string | null) ?? null,
     assets: rowJson<ExecutionAsset[]>(raw['assets']),
     usage: rowJson<ExecutionUsage>(raw['usage']),
+    textOutput: rowJson<ExecutionText>(raw['text_output']),
     requestId: raw['request_id'] as string,
     sourceTaskId: (raw['source_task_id'] as string | null) ?? null,
     retentionSeconds: Number(raw['retention_seconds']),

@@ -25,6 +25,7 @@ export interface TaskChange {
   readonly errorCode?: string;
   readonly assets?: unknown;
   readonly usage?: unknown;
+  readonly textOutput?: unknown;
   readonly costE9?: bigint;
 }
 
@@ -68,10 +69,10 @@ export class TaskRepository {
     await this.db.query(
       `WITH "task" AS (
          INSERT INTO "tasks"."tasks" (${TASK_COLUMNS}) VALUES
-         ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11, $12, $13::json, $14::json, $15, $16, $17, $18, $19, $20, $21, $22)
+         ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11, $12, $13::json, $14::json, $15::json, $16, $17, $18, $19, $20, $21, $22, $23)
          RETURNING "id"
        )
-       ${OUTBOX_INSERT(23)}`,
+       ${OUTBOX_INSERT(24)}`,
       [
         task.id,
         task.accountId,
@@ -87,6 +88,7 @@ export class TaskRepository {
         task.errorCode,
         task.assets === null ? null : JSON.stringify(task.assets),
         task.usage === null ? null : JSON.stringify(task.usage),
+        task.textOutput === null ? null : JSON.stringify(task.textOutput),
         task.requestId,
         task.sourceTaskId,
         task.retentionSeconds,
@@ -207,11 +209,12 @@ export class TaskRepository {
            "error_code" = COALESCE($6, "error_code"),
            "assets" = COALESCE($7::json, "assets"),
            "usage" = COALESCE($8::json, "usage"),
-           "cost_e9" = COALESCE($9, "cost_e9")
+           "cost_e9" = COALESCE($9, "cost_e9"),
+           "text_output" = COALESCE($10::json, "text_output")
          WHERE "id" = $1 AND "state" = ANY($2::text[])
          RETURNING ${TASK_COLUMNS}
        ), "events" AS (
-         ${OUTBOX_INSERT(10)}
+         ${OUTBOX_INSERT(11)}
        )
        SELECT ${TASK_COLUMNS} FROM "task"`,
       [
@@ -224,6 +227,7 @@ export class TaskRepository {
         change.assets === undefined ? null : JSON.stringify(change.assets),
         change.usage === undefined ? null : JSON.stringify(change.usage),
         change.costE9?.toString() ?? null,
+        change.textOutput === undefined ? null : JSON.stringify(change.textOutput),
         ...outboxParams(events),
       ],
     );
@@ -252,10 +256,10 @@ export class TaskRepository {
     return rows.length > 0;
   }
 
-  /** Destroys the prompt and marks the task purged; the billing fields stay. Terminal tasks only. */
+  /** Destroys the prompt (and a text task's answer) and marks the task purged; the billing fields stay. Terminal tasks only. */
   async markPurged(taskId: string, now: Date): Promise<TaskRow | null> {
     const rows = await this.db.query(
-      `UPDATE "tasks"."tasks" SET "input" = NULL, "purged_at" = COALESCE("purged_at", $2)
+      `UPDATE "tasks"."tasks" SET "input" = NULL, "text_output" = NULL, "purged_at" = COALESCE("purged_at", $2)
        WHERE "id" = $1 AND "state" NOT IN ('queued', 'running')
        RETURNING ${TASK_COLUMNS}`,
       [taskId, now],

@@ -24,6 +24,7 @@ const task = (over: Partial<TaskRow> = {}): TaskRow => ({
   errorCode: null,
   assets: null,
   usage: null,
+  textOutput: null,
   requestId: 'req_1',
   sourceTaskId: null,
   retentionSeconds: 60,

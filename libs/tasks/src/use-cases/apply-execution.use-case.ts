@@ -49,15 +49,17 @@ export class ApplyExecutionUseCase {
         const task = await this.tasks.findById(payload.taskId);
         // A terminal task ignores later news (an expired task's late result).
         if (!task || isTerminal(task.state)) return null;
-        const storedAny = payload.assets.some((a) => a.status !== 'unavailable');
-        // Spec: if no file was stored, cost is 0. Never above the hold.
-        const measured = storedAny ? this.charge(task, payload.usage) : 0n;
+        // Spec: if no file was stored, cost is 0. A text task's output is its answer. Never above the hold.
+        const delivered =
+          payload.text !== undefined || payload.assets.some((a) => a.status !== 'unavailable');
+        const measured = delivered ? this.charge(task, payload.usage) : 0n;
         const charge = measured < task.estimatedE9 ? measured : task.estimatedE9;
         const change = {
           state: 'succeeded',
           completedAt: new Date(payload.finishedAt),
           assets: payload.assets,
           usage: payload.usage,
+          ...(payload.text !== undefined ? { textOutput: payload.text } : {}),
           costE9: charge,
         } as const;
         return this.tasks.transition(

@@ -136,6 +136,7 @@ export class CreateTaskUseCase {
       errorCode: null,
       assets: null,
       usage: null,
+      textOutput: null,
       requestId: command.requestId,
       sourceTaskId: command.sourceTaskId ?? null,
       retentionSeconds,
