@@ -1,0 +1,106 @@
+import type { ChatEvent } from '@gen/contracts';
+import type { ChatResult, ProtocolError, StreamWriter } from '../canonical/text-input';
+import { writeChatCompletionsError } from './error';
+import { chatCompletionId, chatCompletionsUsage, fallbackToolCallId } from './response';
+
+/** What every chunk repeats: the response's own id part (`req_...`), the model and the Unix-seconds creation. */
+export interface ChatCompletionsStreamBase {
+  id: string;
+  model: string;
+  created: number;
+}
+
+type Delta = Record<string, unknown>;
+
+/**
+ * The `chat.completion.chunk` stream (spec: chat-completions response rule 2), as OpenAI sends it:
+ * - the first chunk carries `delta.role: "assistant"` (and empty content);
+ * - text goes in `delta.content`, reasoning in `delta.reasoning_content`;
+ * - tool calls go in `delta.tool_calls` fragments by index: the first fragment of an index carries `id`, `type`
+ *   and `function.name`, later ones only `function.arguments`;
+ * - exactly one chunk carries `finish_reason` (the first `finish` event, or the result's at the end);
+ * - with `includeUsage`, every chunk has `usage: null` and one more chunk with `choices: []` and the final usage
+ *   comes just before `data: [DONE]`; without it no chunk has a `usage` key;
+ * - a failure after the start is one `data:` chunk with an `error` object, then the stream ends (no `[DONE]`):
+ *   the SDK raises it as an `APIError`.
+ */
+export class ChatCompletionsStreamWriter implements StreamWriter {
+  private readonly id: string;
+  private readonly started = new Set<number>();
+  private finished = false;
+
+  constructor(
+    private readonly base: ChatCompletionsStreamBase,
+    private readonly options: { includeUsage: boolean },
+  ) {
+    this.id = chatCompletionId(base.id);
+  }
+
+  start(): string[] {
+    return [this.chunk({ role: 'assistant', content: '' })];
+  }
+
+  event(event: ChatEvent): string[] {
+    if (this.finished) return [];
+    switch (event.type) {
+      case 'text':
+        return event.delta === '' ? [] : [this.chunk({ content: event.delta })];
+      case 'reasoning':
+        return event.delta === '' ? [] : [this.chunk({ reasoning_content: event.delta })];
+      case 'tool_call':
+        return [this.chunk({ tool_calls: [this.toolCallFragment(event)] })];
+      case 'usage':
+        // The final usage is written by `end`, from the aggregated result.
+        return [];
+      case 'finish':
+        this.finished = true;
+        return [this.chunk({}, event.reason)];
+    }
+  }
+
+  end(result: ChatResult): string[] {
+    const frames: string[] = [];
+    if (!this.finished) {
+      this.finished = true;
+      frames.push(this.chunk({}, result.finishReason));
+    }
+    if (this.options.includeUsage) {
+      frames.push(this.frame({ choices: [], usage: chatCompletionsUsage(result.usage) }));
+    }
+    frames.push('data: [DONE]\n\n');
+    return frames;
+  }
+
+  error(error: ProtocolError, message: string): string[] {
+    return [`data: ${JSON.stringify(writeChatCompletionsError(error, message))}\n\n`];
+  }
+
+  private toolCallFragment(event: Extract<ChatEvent, { type: 'tool_call' }>): Delta {
+    if (this.started.has(event.index)) {
+      return { index: event.index, function: { arguments: event.argumentsDelta } };
+    }
+    this.started.add(event.index);
+    return {
+      index: event.index,
+      id: event.id ?? fallbackToolCallId(this.base.id, event.index),
+      type: 'function',
+      function: { name: event.name ?? '', arguments: event.argumentsDelta },
+    };
+  }
+
+  private chunk(delta: Delta, finishReason: string | null = null): string {
+    return this.frame({ choices: [{ index: 0, delta, finish_reason: finishReason }] });
+  }
+
+  private frame(fields: { choices: unknown[]; usage?: unknown }): string {
+    const chunk: Record<string, unknown> = {
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.base.created,
+      model: this.base.model,
+      choices: fields.choices,
+    };
+    if (this.options.includeUsage) chunk['usage'] = fields.usage ?? null;
+    return `data: ${JSON.stringify(chunk)}\n\n`;
+  }
+}
