@@ -14,10 +14,15 @@ type Delta = Record<string, unknown>;
 
 /**
  * The `chat.completion.chunk` stream (spec: chat-completions response rule 2), as OpenAI sends it:
- * - the first chunk carries `delta.role: "assistant"` (and empty content);
+ * - the first chunk carries `delta.role: "assistant"`. It is written with the first event, not by `start`, because
+ *   OpenAI's differs by answer: `content: ""` alone before text or reasoning, `content: null` together with the
+ *   first tool call fragment when the answer opens with a tool call (so the SDK's assembled message has
+ *   `content: null`, as the non-streamed body does);
  * - text goes in `delta.content`, reasoning in `delta.reasoning_content`;
  * - tool calls go in `delta.tool_calls` fragments by index: the first fragment of an index carries `id`, `type`
- *   and `function.name`, later ones only `function.arguments`;
+ *   and `function.name`, later ones only `function.arguments`, in the order the events come (the upstreams send
+ *   one call after the other, which the SDK's per-call `done` events assume; fragments that interleave are still
+ *   assembled right by index);
  * - exactly one chunk carries `finish_reason` (the first `finish` event, or the result's at the end);
  * - with `includeUsage`, every chunk has `usage: null` and one more chunk with `choices: []` and the final usage
  *   comes just before `data: [DONE]`; without it no chunk has a `usage` key;
@@ -27,6 +32,7 @@ type Delta = Record<string, unknown>;
 export class ChatCompletionsStreamWriter implements StreamWriter {
   private readonly id: string;
   private readonly started = new Set<number>();
+  private opened = false;
   private finished = false;
 
   constructor(
@@ -36,25 +42,30 @@ export class ChatCompletionsStreamWriter implements StreamWriter {
     this.id = chatCompletionId(base.id);
   }
 
+  /** Nothing: the role chunk goes with the first event (see above). */
   start(): string[] {
-    return [this.chunk({ role: 'assistant', content: '' })];
+    return [];
   }
 
   event(event: ChatEvent): string[] {
     if (this.finished) return [];
     switch (event.type) {
       case 'text':
-        return event.delta === '' ? [] : [this.chunk({ content: event.delta })];
+        return event.delta === '' ? [] : [...this.open(), this.chunk({ content: event.delta })];
       case 'reasoning':
-        return event.delta === '' ? [] : [this.chunk({ reasoning_content: event.delta })];
-      case 'tool_call':
-        return [this.chunk({ tool_calls: [this.toolCallFragment(event)] })];
+        return event.delta === '' ? [] : [...this.open(), this.chunk({ reasoning_content: event.delta })];
+      case 'tool_call': {
+        const fragment = { tool_calls: [this.toolCallFragment(event)] };
+        if (this.opened) return [this.chunk(fragment)];
+        this.opened = true;
+        return [this.chunk({ role: 'assistant', content: null, ...fragment })];
+      }
       case 'usage':
         // The final usage is written by `end`, from the aggregated result.
         return [];
       case 'finish':
         this.finished = true;
-        return [this.chunk({}, event.reason)];
+        return [...this.open(), this.chunk({}, event.reason)];
     }
   }
 
@@ -62,7 +73,7 @@ export class ChatCompletionsStreamWriter implements StreamWriter {
     const frames: string[] = [];
     if (!this.finished) {
       this.finished = true;
-      frames.push(this.chunk({}, result.finishReason));
+      frames.push(...this.open(), this.chunk({}, result.finishReason));
     }
     if (this.options.includeUsage) {
       frames.push(this.frame({ choices: [], usage: chatCompletionsUsage(result.usage) }));
@@ -73,6 +84,13 @@ export class ChatCompletionsStreamWriter implements StreamWriter {
 
   error(error: ProtocolError, message: string): string[] {
     return [`data: ${JSON.stringify(writeChatCompletionsError(error, message))}\n\n`];
+  }
+
+  /** The role chunk, once, before the first text, reasoning or finish. */
+  private open(): string[] {
+    if (this.opened) return [];
+    this.opened = true;
+    return [this.chunk({ role: 'assistant', content: '' })];
   }
 
   private toolCallFragment(event: Extract<ChatEvent, { type: 'tool_call' }>): Delta {
