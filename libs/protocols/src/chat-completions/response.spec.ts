@@ -89,9 +89,15 @@ describe('writeChatCompletionsResponse', () => {
     expect(body.choices[0].finish_reason).toBe('tool_calls');
   });
 
-  it('writes an empty answer as empty content, not null', () => {
+  it('writes an answer without text (only reasoning, or nothing) with content null', () => {
+    expect(writeChatCompletionsResponse({ ...RESULT, text: '' }).choices[0].message).toEqual({
+      role: 'assistant',
+      content: null,
+      reasoning_content: 'Look up Paris.',
+      refusal: null,
+    });
     const body = writeChatCompletionsResponse({ ...RESULT, text: '', reasoning: '', finishReason: 'length' });
-    expect(body.choices[0].message.content).toBe('');
+    expect(body.choices[0].message.content).toBeNull();
     expect(body.choices[0].message).not.toHaveProperty('tool_calls');
   });
 

@@ -52,14 +52,15 @@ export function chatCompletionsUsage(usage: ChatResult['usage']): ChatCompletion
 }
 
 /**
- * The non-streamed body. `content` is null when the answer is only tool calls (as OpenAI sends it);
+ * The non-streamed body. `content` is null when the answer has no text (as OpenAI sends a tool-call answer; the
+ * stream writer opens such an answer with `content: null` too, so both assemble to the same message);
  * `reasoning_content` appears only when there was reasoning text; `refusal: null` is kept because the SDK's
  * message type has it; no `system_fingerprint` and no `logprobs` (spec).
  */
 export function writeChatCompletionsResponse(result: ChatResult): ChatCompletionBody {
   const message: ChatCompletionBody['choices'][0]['message'] = {
     role: 'assistant',
-    content: result.text === '' && result.toolCalls.length > 0 ? null : result.text,
+    content: result.text === '' ? null : result.text,
     refusal: null,
   };
   if (result.reasoning !== '') message.reasoning_content = result.reasoning;

@@ -80,8 +80,7 @@ describe('ChatCompletionsStreamWriter: the frames', () => {
       (c) => (c['choices'] as { delta: Record<string, unknown> }[])[0]?.delta,
     );
     expect(deltas).toEqual([
-      { role: 'assistant', content: '' },
-      { reasoning_content: 'The user wants ' },
+      { role: 'assistant', content: null, reasoning_content: 'The user wants ' },
       { reasoning_content: 'the weather.' },
       { content: 'Let me ' },
       { content: 'check.' },
@@ -167,11 +166,19 @@ describe('ChatCompletionsStreamWriter: the frames', () => {
     ]);
   });
 
-  it('still opens with the role when the stream finishes without any content', () => {
+  it('opens a text answer with content "" alone, and an answer without anything with content null', () => {
     const deltas = (events: ChatEvent[]) =>
       payloads(frames(events, false)).map((c) => (c['choices'] as { delta: unknown }[])[0]?.delta);
-    expect(deltas([])).toEqual([{ role: 'assistant', content: '' }, {}]);
-    expect(deltas([{ type: 'finish', reason: 'length' }])).toEqual([{ role: 'assistant', content: '' }, {}]);
+    expect(deltas([])).toEqual([{ role: 'assistant', content: null }, {}]);
+    expect(deltas([{ type: 'finish', reason: 'length' }])).toEqual([
+      { role: 'assistant', content: null },
+      {},
+    ]);
+    expect(deltas([{ type: 'text', delta: 'Hi' }])).toEqual([
+      { role: 'assistant', content: '' },
+      { content: 'Hi' },
+      {},
+    ]);
   });
 
   it('writes a failure as one data chunk with an error object, without [DONE]', () => {

@@ -15,9 +15,9 @@ type Delta = Record<string, unknown>;
 /**
  * The `chat.completion.chunk` stream (spec: chat-completions response rule 2), as OpenAI sends it:
  * - the first chunk carries `delta.role: "assistant"`. It is written with the first event, not by `start`, because
- *   OpenAI's differs by answer: `content: ""` alone before text or reasoning, `content: null` together with the
- *   first tool call fragment when the answer opens with a tool call (so the SDK's assembled message has
- *   `content: null`, as the non-streamed body does);
+ *   OpenAI's differs by answer: `content: ""` alone before text, `content: null` together with the first tool call
+ *   fragment (or reasoning delta) otherwise, so that the SDK's assembled message has the `content` of the
+ *   non-streamed body (null when the answer has no text);
  * - text goes in `delta.content`, reasoning in `delta.reasoning_content`;
  * - tool calls go in `delta.tool_calls` fragments by index: the first fragment of an index carries `id`, `type`
  *   and `function.name`, later ones only `function.arguments`, in the order the events come (the upstreams send
@@ -53,19 +53,15 @@ export class ChatCompletionsStreamWriter implements StreamWriter {
       case 'text':
         return event.delta === '' ? [] : [...this.open(), this.chunk({ content: event.delta })];
       case 'reasoning':
-        return event.delta === '' ? [] : [...this.open(), this.chunk({ reasoning_content: event.delta })];
-      case 'tool_call': {
-        const fragment = { tool_calls: [this.toolCallFragment(event)] };
-        if (this.opened) return [this.chunk(fragment)];
-        this.opened = true;
-        return [this.chunk({ role: 'assistant', content: null, ...fragment })];
-      }
+        return event.delta === '' ? [] : [this.chunkOpening({ reasoning_content: event.delta })];
+      case 'tool_call':
+        return [this.chunkOpening({ tool_calls: [this.toolCallFragment(event)] })];
       case 'usage':
         // The final usage is written by `end`, from the aggregated result.
         return [];
       case 'finish':
         this.finished = true;
-        return [...this.open(), this.chunk({}, event.reason)];
+        return [...this.openEmpty(), this.chunk({}, event.reason)];
     }
   }
 
@@ -73,7 +69,7 @@ export class ChatCompletionsStreamWriter implements StreamWriter {
     const frames: string[] = [];
     if (!this.finished) {
       this.finished = true;
-      frames.push(...this.open(), this.chunk({}, result.finishReason));
+      frames.push(...this.openEmpty(), this.chunk({}, result.finishReason));
     }
     if (this.options.includeUsage) {
       frames.push(this.frame({ choices: [], usage: chatCompletionsUsage(result.usage) }));
@@ -86,11 +82,28 @@ export class ChatCompletionsStreamWriter implements StreamWriter {
     return [`data: ${JSON.stringify(writeChatCompletionsError(error, message))}\n\n`];
   }
 
-  /** The role chunk, once, before the first text, reasoning or finish. */
+  /**
+   * A reasoning or tool call delta; the first one of the stream also carries the role and `content: null`, so that
+   * an answer without text assembles to `content: null` (the SDK keeps the first content it sees).
+   */
+  private chunkOpening(delta: Delta): string {
+    if (this.opened) return this.chunk(delta);
+    this.opened = true;
+    return this.chunk({ role: 'assistant', content: null, ...delta });
+  }
+
+  /** The role chunk with `content: ""`, once, before the first text (as OpenAI opens a text answer). */
   private open(): string[] {
     if (this.opened) return [];
     this.opened = true;
     return [this.chunk({ role: 'assistant', content: '' })];
+  }
+
+  /** The role chunk of an answer that finishes with nothing at all: `content: null`, as its body has. */
+  private openEmpty(): string[] {
+    if (this.opened) return [];
+    this.opened = true;
+    return [this.chunk({ role: 'assistant', content: null })];
   }
 
   private toolCallFragment(event: Extract<ChatEvent, { type: 'tool_call' }>): Delta {
