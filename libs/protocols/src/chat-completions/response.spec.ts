@@ -110,6 +110,17 @@ describe('writeChatCompletionsResponse', () => {
     );
     expect(completion.usage?.completion_tokens_details?.reasoning_tokens).toBe(9);
   });
+
+  it('is still read by the SDK behind the keep-alive whitespace of a long non-streamed request', async () => {
+    server = await replayServer([
+      {
+        contentType: 'application/json',
+        pieces: ['\n', ' \n', JSON.stringify(writeChatCompletionsResponse(RESULT))],
+      },
+    ]);
+    const openai = new OpenAI({ apiKey: 'sk-test', baseURL: server.baseURL, maxRetries: 0 });
+    expect((await ask(openai)).choices[0]?.message.content).toBe('It is sunny.');
+  });
 });
 
 describe('writeChatCompletionsError', () => {
@@ -125,6 +136,9 @@ describe('writeChatCompletionsError', () => {
     });
   });
 
+  // The spec leaves chat-style `type` values open ("not shown"). Chosen: OpenAI's own names per status, so that
+  // clients that branch on `type` keep working; 402 (balance or spend cap) is OpenAI's `insufficient_quota`,
+  // every 5xx `server_error`, every other 4xx `invalid_request_error`.
   it.each([
     [400, 'invalid_request_error'],
     [401, 'authentication_error'],

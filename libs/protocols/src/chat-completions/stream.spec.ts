@@ -228,6 +228,34 @@ describe('ChatCompletionsStreamWriter read by the official openai SDK over HTTP'
     expect(chunks.filter((c) => c.usage !== null)).toHaveLength(1);
   });
 
+  it('skips the keep-alive comment lines written between chunks', async () => {
+    const writer = new ChatCompletionsStreamWriter(BASE, { includeUsage: false });
+    const pieces = [
+      ...writer.keepAlive(),
+      ...writer.start(),
+      ...writer.keepAlive(),
+      ...writer.event({ type: 'text', delta: 'Hel' }),
+      ...writer.keepAlive(),
+      ...writer.event({ type: 'text', delta: 'lo' }),
+      ...writer.end(aggregate([{ type: 'text', delta: 'Hello' }], BASE)),
+    ];
+    expect(pieces.filter((p) => p === ': keep-alive\n\n')).toHaveLength(3);
+    const openai = await client([pieces]);
+    const stream = await openai.chat.completions.create({
+      model: BASE.model,
+      messages: [{ role: 'user', content: 'x' }],
+      stream: true,
+    });
+    let content = '';
+    let count = 0;
+    for await (const chunk of stream) {
+      count += 1;
+      content += chunk.choices[0]?.delta.content ?? '';
+    }
+    expect(content).toBe('Hello');
+    expect(count).toBe(4);
+  });
+
   it('the stream() helper assembles the same final completion the aggregate gives', async () => {
     const openai = await client([frames(SEQUENTIAL_EVENTS, true)]);
     const runner = openai.chat.completions.stream({

@@ -78,6 +78,14 @@ export class ChatCompletionsStreamWriter implements StreamWriter {
     return frames;
   }
 
+  /**
+   * The comment line written while the model thinks (spec: chat-completions response rule 3). SSE parsers skip
+   * it; not part of `StreamWriter`, the server decides when to send it.
+   */
+  keepAlive(): string[] {
+    return [': keep-alive\n\n'];
+  }
+
   error(error: ProtocolError, message: string): string[] {
     return [`data: ${JSON.stringify(writeChatCompletionsError(error, message))}\n\n`];
   }
