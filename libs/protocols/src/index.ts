@@ -1,1 +1,3 @@
 export * from './canonical/text-input';
+export * from './chat-completions';
+export * from './field-handling';

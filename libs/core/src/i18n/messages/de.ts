@@ -102,4 +102,16 @@ export const de: MessageCatalog = {
   'query.timeout':
     'Die Abfrage hat ihr Zeitbudget überschritten. Versuchen Sie einen kürzeren Datumsbereich.',
   'webhook.endpoint_limit': 'Ein Konto kann höchstens {limit} Webhook-Endpunkte haben.',
+  'compat.unsupported_parameter': 'Der Parameter {param} wird nicht unterstützt.',
+  'compat.model_unsupported_parameter': 'Das Modell {model} unterstützt den Parameter {param} nicht.',
+  'compat.model_unsupported_value':
+    'Das Modell {model} unterstützt den Wert {value} des Parameters {param} nicht.',
+  'compat.model_no_images':
+    'Das Modell {model} akzeptiert keine Bilder. Entfernen Sie das Bild bei {param} oder wählen Sie ein Modell, das Bilder akzeptiert.',
+  'chat_completions.max_tokens_conflict':
+    'max_tokens und max_completion_tokens haben unterschiedliche Werte. Senden Sie nur einen davon.',
+  'chat_completions.n_unsupported': 'Pro Anfrage wird nur eine Antwort erzeugt: n muss 1 sein.',
+  'chat_completions.reasoning_conflict':
+    'reasoning und reasoning_effort verlangen unterschiedliche Reasoning-Stufen. Senden Sie nur eines davon.',
+  'chat_completions.stream_options_without_stream': 'stream_options ist nur erlaubt, wenn stream true ist.',
 };

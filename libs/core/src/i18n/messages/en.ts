@@ -90,6 +90,18 @@ export const en = {
   'query.invalid_range': 'The date from must be earlier than the date to.',
   'query.timeout': 'The query took longer than its time budget. Try a shorter date range.',
   'webhook.endpoint_limit': 'An account can hold at most {limit} webhook endpoints.',
+  'compat.unsupported_parameter': 'The parameter {param} is not supported.',
+  'compat.model_unsupported_parameter': 'The model {model} does not support the parameter {param}.',
+  'compat.model_unsupported_value':
+    'The model {model} does not support the value {value} of the parameter {param}.',
+  'compat.model_no_images':
+    'The model {model} does not accept images. Remove the image at {param} or choose a model that accepts images.',
+  'chat_completions.max_tokens_conflict':
+    'max_tokens and max_completion_tokens have different values. Send only one of them.',
+  'chat_completions.n_unsupported': 'Only one choice is generated per request: n must be 1.',
+  'chat_completions.reasoning_conflict':
+    'reasoning and reasoning_effort ask for different reasoning levels. Send only one of them.',
+  'chat_completions.stream_options_without_stream': 'stream_options is only allowed when stream is true.',
 } as const;
 
 export type MessageId = keyof typeof en;

@@ -94,4 +94,15 @@ export const es: MessageCatalog = {
   'query.invalid_range': 'La fecha from debe ser anterior a la fecha to.',
   'query.timeout': 'La consulta superó su presupuesto de tiempo. Pruebe un rango de fechas más corto.',
   'webhook.endpoint_limit': 'Una cuenta puede tener como máximo {limit} endpoints de webhook.',
+  'compat.unsupported_parameter': 'El parámetro {param} no es compatible.',
+  'compat.model_unsupported_parameter': 'El modelo {model} no admite el parámetro {param}.',
+  'compat.model_unsupported_value': 'El modelo {model} no admite el valor {value} del parámetro {param}.',
+  'compat.model_no_images':
+    'El modelo {model} no acepta imágenes. Elimine la imagen en {param} o elija un modelo que acepte imágenes.',
+  'chat_completions.max_tokens_conflict':
+    'max_tokens y max_completion_tokens tienen valores distintos. Envíe solo uno de ellos.',
+  'chat_completions.n_unsupported': 'Solo se genera una opción por solicitud: n debe ser 1.',
+  'chat_completions.reasoning_conflict':
+    'reasoning y reasoning_effort piden niveles de razonamiento distintos. Envíe solo uno de ellos.',
+  'chat_completions.stream_options_without_stream': 'stream_options solo se permite cuando stream es true.',
 };

@@ -97,4 +97,17 @@ export const fr: MessageCatalog = {
   'query.invalid_range': 'La date from doit précéder la date to.',
   'query.timeout': 'La requête a dépassé son budget de temps. Essayez une plage de dates plus courte.',
   'webhook.endpoint_limit': 'Un compte peut avoir au plus {limit} points de terminaison webhook.',
+  'compat.unsupported_parameter': "Le paramètre {param} n'est pas pris en charge.",
+  'compat.model_unsupported_parameter': 'Le modèle {model} ne prend pas en charge le paramètre {param}.',
+  'compat.model_unsupported_value':
+    'Le modèle {model} ne prend pas en charge la valeur {value} du paramètre {param}.',
+  'compat.model_no_images':
+    "Le modèle {model} n'accepte pas les images. Retirez l'image en {param} ou choisissez un modèle qui accepte les images.",
+  'chat_completions.max_tokens_conflict':
+    "max_tokens et max_completion_tokens ont des valeurs différentes. N'envoyez que l'un des deux.",
+  'chat_completions.n_unsupported': 'Une seule réponse est générée par requête : n doit valoir 1.',
+  'chat_completions.reasoning_conflict':
+    "reasoning et reasoning_effort demandent des niveaux de raisonnement différents. N'envoyez que l'un des deux.",
+  'chat_completions.stream_options_without_stream':
+    "stream_options n'est autorisé que lorsque stream vaut true.",
 };

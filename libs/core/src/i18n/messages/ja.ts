@@ -96,4 +96,18 @@ export const ja: MessageCatalog = {
   'query.invalid_range': 'from の日付は to の日付より前である必要があります。',
   'query.timeout': 'クエリが制限時間を超えました。より短い日付範囲をお試しください。',
   'webhook.endpoint_limit': '1 つのアカウントに登録できる Webhook エンドポイントは最大 {limit} 個です。',
+  'compat.unsupported_parameter': 'パラメーター {param} はサポートされていません。',
+  'compat.model_unsupported_parameter': 'モデル {model} はパラメーター {param} をサポートしていません。',
+  'compat.model_unsupported_value':
+    'モデル {model} はパラメーター {param} の値 {value} をサポートしていません。',
+  'compat.model_no_images':
+    'モデル {model} は画像を受け付けません。{param} の画像を削除するか、画像を受け付けるモデルを選択してください。',
+  'chat_completions.max_tokens_conflict':
+    'max_tokens と max_completion_tokens の値が異なります。どちらか一方だけを送信してください。',
+  'chat_completions.n_unsupported':
+    '1 回のリクエストで生成される選択肢は 1 つだけです。n は 1 にしてください。',
+  'chat_completions.reasoning_conflict':
+    'reasoning と reasoning_effort が異なる推論レベルを指定しています。どちらか一方だけを送信してください。',
+  'chat_completions.stream_options_without_stream':
+    'stream_options は stream が true の場合にのみ指定できます。',
 };

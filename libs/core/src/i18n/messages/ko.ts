@@ -94,4 +94,15 @@ export const ko: MessageCatalog = {
   'query.invalid_range': 'from 날짜는 to 날짜보다 앞서야 합니다.',
   'query.timeout': '쿼리가 시간 예산을 초과했습니다. 더 짧은 날짜 범위를 사용해 보세요.',
   'webhook.endpoint_limit': '계정당 웹훅 엔드포인트는 최대 {limit}개까지 등록할 수 있습니다.',
+  'compat.unsupported_parameter': '{param} 매개변수는 지원되지 않습니다.',
+  'compat.model_unsupported_parameter': '{model} 모델은 {param} 매개변수를 지원하지 않습니다.',
+  'compat.model_unsupported_value': '{model} 모델은 {param} 매개변수의 값 {value}을(를) 지원하지 않습니다.',
+  'compat.model_no_images':
+    '{model} 모델은 이미지를 받지 않습니다. {param}의 이미지를 제거하거나 이미지를 받는 모델을 선택하세요.',
+  'chat_completions.max_tokens_conflict':
+    'max_tokens와 max_completion_tokens의 값이 다릅니다. 둘 중 하나만 보내세요.',
+  'chat_completions.n_unsupported': '요청당 하나의 선택지만 생성됩니다. n은 1이어야 합니다.',
+  'chat_completions.reasoning_conflict':
+    'reasoning과 reasoning_effort가 서로 다른 추론 수준을 요청합니다. 둘 중 하나만 보내세요.',
+  'chat_completions.stream_options_without_stream': 'stream_options는 stream이 true일 때만 허용됩니다.',
 };

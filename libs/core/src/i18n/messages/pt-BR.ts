@@ -93,4 +93,15 @@ export const ptBR: MessageCatalog = {
   'query.invalid_range': 'A data from deve ser anterior à data to.',
   'query.timeout': 'A consulta excedeu seu orçamento de tempo. Tente um intervalo de datas menor.',
   'webhook.endpoint_limit': 'Uma conta pode ter no máximo {limit} endpoints de webhook.',
+  'compat.unsupported_parameter': 'O parâmetro {param} não é suportado.',
+  'compat.model_unsupported_parameter': 'O modelo {model} não suporta o parâmetro {param}.',
+  'compat.model_unsupported_value': 'O modelo {model} não suporta o valor {value} do parâmetro {param}.',
+  'compat.model_no_images':
+    'O modelo {model} não aceita imagens. Remova a imagem em {param} ou escolha um modelo que aceite imagens.',
+  'chat_completions.max_tokens_conflict':
+    'max_tokens e max_completion_tokens têm valores diferentes. Envie apenas um deles.',
+  'chat_completions.n_unsupported': 'Apenas uma opção é gerada por requisição: n deve ser 1.',
+  'chat_completions.reasoning_conflict':
+    'reasoning e reasoning_effort pedem níveis de raciocínio diferentes. Envie apenas um deles.',
+  'chat_completions.stream_options_without_stream': 'stream_options só é permitido quando stream é true.',
 };

@@ -93,4 +93,17 @@ export const ru: MessageCatalog = {
   'query.invalid_range': 'Дата from должна быть раньше даты to.',
   'query.timeout': 'Запрос превысил отведённое время. Попробуйте более короткий диапазон дат.',
   'webhook.endpoint_limit': 'У аккаунта может быть не более {limit} конечных точек вебхуков.',
+  'compat.unsupported_parameter': 'Параметр {param} не поддерживается.',
+  'compat.model_unsupported_parameter': 'Модель {model} не поддерживает параметр {param}.',
+  'compat.model_unsupported_value': 'Модель {model} не поддерживает значение {value} параметра {param}.',
+  'compat.model_no_images':
+    'Модель {model} не принимает изображения. Удалите изображение в {param} или выберите модель, которая принимает изображения.',
+  'chat_completions.max_tokens_conflict':
+    'У max_tokens и max_completion_tokens разные значения. Отправьте только один из них.',
+  'chat_completions.n_unsupported':
+    'На один запрос создаётся только один вариант ответа: n должно быть равно 1.',
+  'chat_completions.reasoning_conflict':
+    'reasoning и reasoning_effort запрашивают разные уровни рассуждения. Отправьте только один из них.',
+  'chat_completions.stream_options_without_stream':
+    'stream_options допускается, только если stream равно true.',
 };

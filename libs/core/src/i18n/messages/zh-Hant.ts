@@ -78,4 +78,13 @@ export const zhHant: MessageCatalog = {
   'query.invalid_range': '開始日期 from 必須早於結束日期 to。',
   'query.timeout': '查詢超過了時間預算。請嘗試較短的日期範圍。',
   'webhook.endpoint_limit': '一個帳戶最多只能有 {limit} 個 Webhook 端點。',
+  'compat.unsupported_parameter': '不支援參數 {param}。',
+  'compat.model_unsupported_parameter': '模型 {model} 不支援參數 {param}。',
+  'compat.model_unsupported_value': '模型 {model} 不支援參數 {param} 的值 {value}。',
+  'compat.model_no_images': '模型 {model} 不接受圖片。請移除 {param} 的圖片，或選擇接受圖片的模型。',
+  'chat_completions.max_tokens_conflict': 'max_tokens 與 max_completion_tokens 的值不同。請只傳送其中一個。',
+  'chat_completions.n_unsupported': '每個請求只會產生一個選項：n 必須為 1。',
+  'chat_completions.reasoning_conflict':
+    'reasoning 與 reasoning_effort 要求不同的推理等級。請只傳送其中一個。',
+  'chat_completions.stream_options_without_stream': '只有在 stream 為 true 時才允許使用 stream_options。',
 };

@@ -1,0 +1,11 @@
+export { mapChatCompletionsRequest, CHAT_SAMPLING_FIELDS } from './request';
+export {
+  writeChatCompletionsResponse,
+  chatCompletionId,
+  chatCompletionsUsage,
+  type ChatCompletionBody,
+  type ChatCompletionsUsage,
+} from './response';
+export { ChatCompletionsStreamWriter, type ChatCompletionsStreamBase } from './stream';
+export { writeChatCompletionsError, chatCompletionsErrorType, type ChatCompletionsErrorBody } from './error';
+export { toChatCompletionsRequest } from './to-request';
