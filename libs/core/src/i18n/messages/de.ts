@@ -102,4 +102,8 @@ export const de: MessageCatalog = {
   'query.timeout':
     'Die Abfrage hat ihr Zeitbudget überschritten. Versuchen Sie einen kürzeren Datumsbereich.',
   'webhook.endpoint_limit': 'Ein Konto kann höchstens {limit} Webhook-Endpunkte haben.',
+  'compat.unsupported_parameter': 'Der Parameter {param} wird nicht unterstützt.',
+  'compat.unsupported_type': 'Der Typ {type} bei {param} wird nicht unterstützt.',
+  'responses.previous_response_id':
+    'previous_response_id wird nicht unterstützt. Senden Sie die vollständige Unterhaltung in input und geben Sie Funktionsergebnisse als function_call_output-Elemente mit der passenden call_id zurück.',
 };

@@ -90,6 +90,10 @@ export const en = {
   'query.invalid_range': 'The date from must be earlier than the date to.',
   'query.timeout': 'The query took longer than its time budget. Try a shorter date range.',
   'webhook.endpoint_limit': 'An account can hold at most {limit} webhook endpoints.',
+  'compat.unsupported_parameter': 'The parameter {param} is not supported.',
+  'compat.unsupported_type': 'The type {type} at {param} is not supported.',
+  'responses.previous_response_id':
+    'previous_response_id is not supported. Send the full conversation in input and return function results as function_call_output items with the matching call_id.',
 } as const;
 
 export type MessageId = keyof typeof en;

@@ -94,4 +94,8 @@ export const es: MessageCatalog = {
   'query.invalid_range': 'La fecha from debe ser anterior a la fecha to.',
   'query.timeout': 'La consulta superó su presupuesto de tiempo. Pruebe un rango de fechas más corto.',
   'webhook.endpoint_limit': 'Una cuenta puede tener como máximo {limit} endpoints de webhook.',
+  'compat.unsupported_parameter': 'El parámetro {param} no es compatible.',
+  'compat.unsupported_type': 'El tipo {type} en {param} no es compatible.',
+  'responses.previous_response_id':
+    'previous_response_id no es compatible. Envíe la conversación completa en input y devuelva los resultados de las funciones como elementos function_call_output con el call_id correspondiente.',
 };

@@ -97,4 +97,8 @@ export const fr: MessageCatalog = {
   'query.invalid_range': 'La date from doit précéder la date to.',
   'query.timeout': 'La requête a dépassé son budget de temps. Essayez une plage de dates plus courte.',
   'webhook.endpoint_limit': 'Un compte peut avoir au plus {limit} points de terminaison webhook.',
+  'compat.unsupported_parameter': "Le paramètre {param} n'est pas pris en charge.",
+  'compat.unsupported_type': "Le type {type} à {param} n'est pas pris en charge.",
+  'responses.previous_response_id':
+    "previous_response_id n'est pas pris en charge. Envoyez la conversation complète dans input et renvoyez les résultats des fonctions sous forme d'éléments function_call_output avec le call_id correspondant.",
 };

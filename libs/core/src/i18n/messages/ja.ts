@@ -96,4 +96,8 @@ export const ja: MessageCatalog = {
   'query.invalid_range': 'from の日付は to の日付より前である必要があります。',
   'query.timeout': 'クエリが制限時間を超えました。より短い日付範囲をお試しください。',
   'webhook.endpoint_limit': '1 つのアカウントに登録できる Webhook エンドポイントは最大 {limit} 個です。',
+  'compat.unsupported_parameter': 'パラメーター {param} はサポートされていません。',
+  'compat.unsupported_type': '{param} の型 {type} はサポートされていません。',
+  'responses.previous_response_id':
+    'previous_response_id はサポートされていません。会話全体を input で送信し、関数の結果は対応する call_id を持つ function_call_output 項目として返してください。',
 };

@@ -94,4 +94,8 @@ export const ko: MessageCatalog = {
   'query.invalid_range': 'from 날짜는 to 날짜보다 앞서야 합니다.',
   'query.timeout': '쿼리가 시간 예산을 초과했습니다. 더 짧은 날짜 범위를 사용해 보세요.',
   'webhook.endpoint_limit': '계정당 웹훅 엔드포인트는 최대 {limit}개까지 등록할 수 있습니다.',
+  'compat.unsupported_parameter': '매개변수 {param}은(는) 지원되지 않습니다.',
+  'compat.unsupported_type': '{param}의 유형 {type}은(는) 지원되지 않습니다.',
+  'responses.previous_response_id':
+    'previous_response_id는 지원되지 않습니다. 전체 대화를 input으로 보내고, 함수 결과는 일치하는 call_id를 가진 function_call_output 항목으로 반환하세요.',
 };

@@ -93,4 +93,8 @@ export const ptBR: MessageCatalog = {
   'query.invalid_range': 'A data from deve ser anterior à data to.',
   'query.timeout': 'A consulta excedeu seu orçamento de tempo. Tente um intervalo de datas menor.',
   'webhook.endpoint_limit': 'Uma conta pode ter no máximo {limit} endpoints de webhook.',
+  'compat.unsupported_parameter': 'O parâmetro {param} não é suportado.',
+  'compat.unsupported_type': 'O tipo {type} em {param} não é suportado.',
+  'responses.previous_response_id':
+    'previous_response_id não é suportado. Envie a conversa completa em input e devolva os resultados das funções como itens function_call_output com o call_id correspondente.',
 };

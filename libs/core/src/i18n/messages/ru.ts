@@ -93,4 +93,8 @@ export const ru: MessageCatalog = {
   'query.invalid_range': 'Дата from должна быть раньше даты to.',
   'query.timeout': 'Запрос превысил отведённое время. Попробуйте более короткий диапазон дат.',
   'webhook.endpoint_limit': 'У аккаунта может быть не более {limit} конечных точек вебхуков.',
+  'compat.unsupported_parameter': 'Параметр {param} не поддерживается.',
+  'compat.unsupported_type': 'Тип {type} в {param} не поддерживается.',
+  'responses.previous_response_id':
+    'previous_response_id не поддерживается. Отправляйте всю переписку в input, а результаты функций возвращайте элементами function_call_output с соответствующим call_id.',
 };

@@ -78,4 +78,8 @@ export const zhHant: MessageCatalog = {
   'query.invalid_range': '開始日期 from 必須早於結束日期 to。',
   'query.timeout': '查詢超過了時間預算。請嘗試較短的日期範圍。',
   'webhook.endpoint_limit': '一個帳戶最多只能有 {limit} 個 Webhook 端點。',
+  'compat.unsupported_parameter': '不支援參數 {param}。',
+  'compat.unsupported_type': '不支援 {param} 的類型 {type}。',
+  'responses.previous_response_id':
+    '不支援 previous_response_id。請在 input 中傳送完整對話，並以帶有相符 call_id 的 function_call_output 項目傳回函式結果。',
 };
