@@ -1,2 +1,3 @@
 export * from './canonical/text-input';
 export * from './responses';
+export * from './messages';
