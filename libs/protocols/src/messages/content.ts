@@ -25,16 +25,18 @@ export function mapSystem(system: unknown): TextMessage {
 export function mapMessages(messages: unknown): TextMessage[] {
   if (messages === undefined) throw missing('messages');
   if (!Array.isArray(messages)) throw invalid('messages');
-  return messages.flatMap((message: unknown, index) => {
+  const result: TextMessage[] = [];
+  messages.forEach((message: unknown, index) => {
     const path = `messages.${index}`;
     if (!isRecord(message)) throw invalid(path);
-    if (message.role === 'user') return mapUser(message.content, `${path}.content`);
-    if (message.role === 'assistant') return [mapAssistant(message.content, `${path}.content`)];
-    throw invalid(`${path}.role`);
+    if (message.role === 'user') result.push(...mapUser(message.content, `${path}.content`, result));
+    else if (message.role === 'assistant') result.push(mapAssistant(message.content, `${path}.content`));
+    else throw invalid(`${path}.role`);
   });
+  return result;
 }
 
-function mapUser(content: unknown, path: string): TextMessage[] {
+function mapUser(content: unknown, path: string, earlier: TextMessage[]): TextMessage[] {
   if (typeof content === 'string') return [{ role: 'user', content }];
   if (!Array.isArray(content)) throw invalid(path);
   const messages: TextMessage[] = [];
@@ -44,7 +46,7 @@ function mapUser(content: unknown, path: string): TextMessage[] {
     if (!isRecord(block)) throw invalid(blockPath);
     if (block.type === 'tool_result') {
       parts = undefined;
-      messages.push(mapToolResult(block, blockPath));
+      messages.push(mapToolResult(block, blockPath, earlier));
       return;
     }
     if (!parts) {
@@ -84,8 +86,13 @@ function imageUrl(source: unknown, path: string): string {
   throw unsupportedType(path, source.type);
 }
 
-function mapToolResult(block: Json, path: string): TextMessage {
+/** A tool_result must answer a tool_use earlier in the conversation: same id (Anthropic refuses it otherwise). */
+function mapToolResult(block: Json, path: string, earlier: TextMessage[]): TextMessage {
   if (typeof block.tool_use_id !== 'string' || block.tool_use_id === '') throw missing(`${path}.tool_use_id`);
+  const id = block.tool_use_id;
+  if (!earlier.some((message) => message.tool_calls?.some((call) => call.id === id))) {
+    throw invalid(`${path}.tool_use_id`);
+  }
   const content = block.content ?? '';
   if (typeof content === 'string') return { role: 'tool', tool_call_id: block.tool_use_id, content };
   if (!Array.isArray(content)) throw invalid(`${path}.content`);

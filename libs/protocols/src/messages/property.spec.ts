@@ -3,6 +3,16 @@ import type { TextContentPart, TextInput, TextMessage } from '../canonical/text-
 import { mapMessagesRequest } from './request';
 import { toMessagesRequest } from './to-request';
 
+/** Keeps a tool message only when an earlier tool call exists, and points it at one of them. */
+function answerEarlierCalls(list: TextMessage[]): TextMessage[] {
+  const ids: string[] = [];
+  return list.flatMap((message, index) => {
+    ids.push(...(message.tool_calls ?? []).map((call) => call.id));
+    if (message.role !== 'tool') return [message];
+    return ids.length === 0 ? [] : [{ ...message, tool_call_id: ids[index % ids.length]! }];
+  });
+}
+
 /**
  * Any canonical input Messages can express, written as a Messages request, maps back to itself. Outside the
  * generator (see toMessagesRequest): system or developer messages after the first message, names, image
@@ -49,7 +59,7 @@ const system = fc.record({
 });
 
 const messages = fc
-  .tuple(fc.option(system, { nil: undefined }), fc.array(turn, { maxLength: 8 }))
+  .tuple(fc.option(system, { nil: undefined }), fc.array(turn, { maxLength: 8 }).map(answerEarlierCalls))
   .map(([first, rest]): TextMessage[] => (first ? [first, ...rest] : rest));
 
 const number = fc.double({ min: -10, max: 10, noNaN: true });

@@ -297,6 +297,7 @@ describe('mapMessagesRequest', () => {
     [
       {
         messages: [
+          { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: {} }] },
           {
             role: 'user',
             content: [
@@ -305,7 +306,7 @@ describe('mapMessagesRequest', () => {
           },
         ],
       },
-      'messages.0.content.0.content.0',
+      'messages.1.content.0.content.0',
       'search_result',
     ],
     [{ system: [{ type: 'image', source: {} }] }, 'system.0', 'image'],
@@ -353,6 +354,17 @@ describe('mapMessagesRequest', () => {
       },
       'request.invalid_field',
       'messages.0.content.0.input',
+    ],
+    [
+      {
+        ...BASE,
+        messages: [
+          { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: {} }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'other', content: 'x' }] },
+        ],
+      },
+      'request.invalid_field',
+      'messages.1.content.0.tool_use_id',
     ],
     [{ ...BASE, messages: [], system: 5 }, 'request.invalid_field', 'system'],
     [{ ...BASE, messages: [], tools: [{ name: 'f' }] }, 'request.missing_field', 'tools.0.input_schema'],

@@ -7,7 +7,8 @@ type ImageDetail = 'auto' | 'low' | 'high';
  * Translates `instructions` and `input` to canonical messages. `instructions` becomes the leading system message;
  * a string `input` one user message. A list holds message items (roles user, assistant, system, developer; parts
  * input_text / output_text / refusal / input_image), `function_call` items (joined onto the assistant message
- * right before them, or a new one) and `function_call_output` items (tool messages carrying the `call_id`).
+ * right before them, or a new one) and `function_call_output` items (tool messages carrying the `call_id`, which
+ * must be the `call_id` of an earlier function_call).
  * Reasoning items a client replays from an earlier output are dropped: the canonical input has no place for
  * them and models do not need them back. Items that point at stored state (`item_reference`, file ids) and
  * server-tool items are refused with their dot path.
@@ -35,7 +36,7 @@ export function mapInput(instructions: unknown, input: unknown): TextMessage[] {
         addToolCall(messages, item, path);
         break;
       case 'function_call_output':
-        messages.push(mapToolOutput(item, path));
+        messages.push(mapToolOutput(item, path, messages));
         break;
       case 'reasoning':
         break;
@@ -104,8 +105,13 @@ function addToolCall(messages: TextMessage[], item: Json, path: string): void {
   }
 }
 
-function mapToolOutput(item: Json, path: string): TextMessage {
+/** A function result must answer a function_call earlier in `input` (as OpenAI requires): same `call_id`. */
+function mapToolOutput(item: Json, path: string, earlier: TextMessage[]): TextMessage {
   if (typeof item.call_id !== 'string' || item.call_id === '') throw missing(`${path}.call_id`);
+  const callId = item.call_id;
+  if (!earlier.some((message) => message.tool_calls?.some((call) => call.id === callId))) {
+    throw invalid(`${path}.call_id`);
+  }
   const output = item.output;
   if (typeof output === 'string') return { role: 'tool', tool_call_id: item.call_id, content: output };
   if (!Array.isArray(output)) throw missing(`${path}.output`);

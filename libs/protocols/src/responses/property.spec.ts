@@ -3,6 +3,16 @@ import type { TextContentPart, TextInput, TextMessage } from '../canonical/text-
 import { mapResponsesRequest } from './request';
 import { toResponsesRequest } from './to-request';
 
+/** Keeps a tool message only when an earlier tool call exists, and points it at one of them. */
+function answerEarlierCalls(list: TextMessage[]): TextMessage[] {
+  const ids: string[] = [];
+  return list.flatMap((message, index) => {
+    ids.push(...(message.tool_calls ?? []).map((call) => call.id));
+    if (message.role !== 'tool') return [message];
+    return ids.length === 0 ? [] : [{ ...message, tool_call_id: ids[index % ids.length]! }];
+  });
+}
+
 /**
  * Any canonical input Responses can express, written as a Responses request, maps back to itself. Outside the
  * generator (see toResponsesRequest): message names, assistant parts lists and images, the sampling fields the
@@ -40,6 +50,7 @@ const message: fc.Arbitrary<TextMessage> = fc.oneof(
 
 const messages = fc
   .array(message, { maxLength: 8 })
+  .map(answerEarlierCalls)
   .filter(
     (list) =>
       !list.some((m, i) => m.role === 'assistant' && m.content === null && list[i - 1]?.role === 'assistant'),

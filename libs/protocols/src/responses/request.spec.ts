@@ -313,9 +313,26 @@ describe('mapResponsesRequest', () => {
       'input.0.call_id',
     ],
     [
-      { model: 'm', input: [{ type: 'function_call_output', call_id: 'c' }] },
+      {
+        model: 'm',
+        input: [
+          { type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' },
+          { type: 'function_call_output', call_id: 'c' },
+        ],
+      },
       'request.missing_field',
-      'input.0.output',
+      'input.1.output',
+    ],
+    [
+      {
+        model: 'm',
+        input: [
+          { type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' },
+          { type: 'function_call_output', call_id: 'other', output: 'x' },
+        ],
+      },
+      'request.invalid_field',
+      'input.1.call_id',
     ],
     [{ model: 'm', input: 'x', tools: [{ type: 'function' }] }, 'request.missing_field', 'tools.0.name'],
     [{ model: 'm', input: 'x', tool_choice: 'sometimes' }, 'request.invalid_field', 'tool_choice'],
