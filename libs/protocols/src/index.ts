@@ -1,3 +1,5 @@
 export * from './canonical/text-input';
 export * from './chat-completions';
 export * from './field-handling';
+export * from './responses';
+export * from './messages';

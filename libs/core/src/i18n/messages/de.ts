@@ -114,4 +114,7 @@ export const de: MessageCatalog = {
   'chat_completions.reasoning_conflict':
     'reasoning und reasoning_effort verlangen unterschiedliche Reasoning-Stufen. Senden Sie nur eines davon.',
   'chat_completions.stream_options_without_stream': 'stream_options ist nur erlaubt, wenn stream true ist.',
+  'compat.unsupported_type': 'Der Typ {type} bei {param} wird nicht unterstützt.',
+  'responses.previous_response_id':
+    'previous_response_id wird nicht unterstützt. Senden Sie die vollständige Unterhaltung in input und geben Sie Funktionsergebnisse als function_call_output-Elemente mit der passenden call_id zurück.',
 };

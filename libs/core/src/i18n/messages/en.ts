@@ -102,6 +102,9 @@ export const en = {
   'chat_completions.reasoning_conflict':
     'reasoning and reasoning_effort ask for different reasoning levels. Send only one of them.',
   'chat_completions.stream_options_without_stream': 'stream_options is only allowed when stream is true.',
+  'compat.unsupported_type': 'The type {type} at {param} is not supported.',
+  'responses.previous_response_id':
+    'previous_response_id is not supported. Send the full conversation in input and return function results as function_call_output items with the matching call_id.',
 } as const;
 
 export type MessageId = keyof typeof en;

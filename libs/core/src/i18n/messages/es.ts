@@ -105,4 +105,7 @@ export const es: MessageCatalog = {
   'chat_completions.reasoning_conflict':
     'reasoning y reasoning_effort piden niveles de razonamiento distintos. Envíe solo uno de ellos.',
   'chat_completions.stream_options_without_stream': 'stream_options solo se permite cuando stream es true.',
+  'compat.unsupported_type': 'El tipo {type} en {param} no es compatible.',
+  'responses.previous_response_id':
+    'previous_response_id no es compatible. Envíe la conversación completa en input y devuelva los resultados de las funciones como elementos function_call_output con el call_id correspondiente.',
 };

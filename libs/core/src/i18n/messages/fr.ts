@@ -110,4 +110,7 @@ export const fr: MessageCatalog = {
     "reasoning et reasoning_effort demandent des niveaux de raisonnement différents. N'envoyez que l'un des deux.",
   'chat_completions.stream_options_without_stream':
     "stream_options n'est autorisé que lorsque stream vaut true.",
+  'compat.unsupported_type': "Le type {type} à {param} n'est pas pris en charge.",
+  'responses.previous_response_id':
+    "previous_response_id n'est pas pris en charge. Envoyez la conversation complète dans input et renvoyez les résultats des fonctions sous forme d'éléments function_call_output avec le call_id correspondant.",
 };

@@ -110,4 +110,7 @@ export const ja: MessageCatalog = {
     'reasoning と reasoning_effort が異なる推論レベルを指定しています。どちらか一方だけを送信してください。',
   'chat_completions.stream_options_without_stream':
     'stream_options は stream が true の場合にのみ指定できます。',
+  'compat.unsupported_type': '{param} の型 {type} はサポートされていません。',
+  'responses.previous_response_id':
+    'previous_response_id はサポートされていません。会話全体を input で送信し、関数の結果は対応する call_id を持つ function_call_output 項目として返してください。',
 };

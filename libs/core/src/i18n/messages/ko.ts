@@ -105,4 +105,7 @@ export const ko: MessageCatalog = {
   'chat_completions.reasoning_conflict':
     'reasoning과 reasoning_effort가 서로 다른 추론 수준을 요청합니다. 둘 중 하나만 보내세요.',
   'chat_completions.stream_options_without_stream': 'stream_options는 stream이 true일 때만 허용됩니다.',
+  'compat.unsupported_type': '{param}의 유형 {type}은(는) 지원되지 않습니다.',
+  'responses.previous_response_id':
+    'previous_response_id는 지원되지 않습니다. 전체 대화를 input으로 보내고, 함수 결과는 일치하는 call_id를 가진 function_call_output 항목으로 반환하세요.',
 };

@@ -104,4 +104,7 @@ export const ptBR: MessageCatalog = {
   'chat_completions.reasoning_conflict':
     'reasoning e reasoning_effort pedem níveis de raciocínio diferentes. Envie apenas um deles.',
   'chat_completions.stream_options_without_stream': 'stream_options só é permitido quando stream é true.',
+  'compat.unsupported_type': 'O tipo {type} em {param} não é suportado.',
+  'responses.previous_response_id':
+    'previous_response_id não é suportado. Envie a conversa completa em input e devolva os resultados das funções como itens function_call_output com o call_id correspondente.',
 };

@@ -106,4 +106,7 @@ export const ru: MessageCatalog = {
     'reasoning и reasoning_effort запрашивают разные уровни рассуждения. Отправьте только один из них.',
   'chat_completions.stream_options_without_stream':
     'stream_options допускается, только если stream равно true.',
+  'compat.unsupported_type': 'Тип {type} в {param} не поддерживается.',
+  'responses.previous_response_id':
+    'previous_response_id не поддерживается. Отправляйте всю переписку в input, а результаты функций возвращайте элементами function_call_output с соответствующим call_id.',
 };

@@ -87,4 +87,7 @@ export const zhHant: MessageCatalog = {
   'chat_completions.reasoning_conflict':
     'reasoning 與 reasoning_effort 要求不同的推理等級。請只傳送其中一個。',
   'chat_completions.stream_options_without_stream': '只有在 stream 為 true 時才允許使用 stream_options。',
+  'compat.unsupported_type': '不支援 {param} 的類型 {type}。',
+  'responses.previous_response_id':
+    '不支援 previous_response_id。請在 input 中傳送完整對話，並以帶有相符 call_id 的 function_call_output 項目傳回函式結果。',
 };
