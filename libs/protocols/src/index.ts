@@ -1,1 +1,2 @@
 export * from './canonical/text-input';
+export * from './generate-content';

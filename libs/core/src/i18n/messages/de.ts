@@ -102,4 +102,14 @@ export const de: MessageCatalog = {
   'query.timeout':
     'Die Abfrage hat ihr Zeitbudget überschritten. Versuchen Sie einen kürzeren Datumsbereich.',
   'webhook.endpoint_limit': 'Ein Konto kann höchstens {limit} Webhook-Endpunkte haben.',
+  'generate_content.unsupported_parameter': 'Der Parameter {param} wird nicht unterstützt.',
+  'generate_content.roles_not_alternating':
+    'Die contents müssen zwischen den Rollen user und model abwechseln: {param} wiederholt die vorherige Rolle.',
+  'generate_content.unmatched_function_response':
+    'Die functionResponse {param} beantwortet keinen functionCall gleichen Namens aus dem vorherigen model-Zug.',
+  'generate_content.unsupported_media':
+    'Der Medientyp {mimeType} von {param} wird nicht unterstützt. Senden Sie Bilder als JPEG, PNG, WebP oder GIF.',
+  'generate_content.file_uri_not_https': 'Die fileUri {param} muss eine https-URL sein.',
+  'generate_content.conflicting_fields': 'Senden Sie nur eines von {first} und {second}.',
+  'generate_content.schema_needs_json': 'Ein Antwortschema erfordert responseMimeType application/json.',
 };

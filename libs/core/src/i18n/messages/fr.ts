@@ -97,4 +97,14 @@ export const fr: MessageCatalog = {
   'query.invalid_range': 'La date from doit précéder la date to.',
   'query.timeout': 'La requête a dépassé son budget de temps. Essayez une plage de dates plus courte.',
   'webhook.endpoint_limit': 'Un compte peut avoir au plus {limit} points de terminaison webhook.',
+  'generate_content.unsupported_parameter': "Le paramètre {param} n'est pas pris en charge.",
+  'generate_content.roles_not_alternating':
+    'Les contents doivent alterner entre les rôles user et model : {param} répète le rôle précédent.',
+  'generate_content.unmatched_function_response':
+    'La functionResponse {param} ne répond à aucun functionCall du même nom dans le tour model précédent.',
+  'generate_content.unsupported_media':
+    "Le type de média {mimeType} de {param} n'est pas pris en charge. Envoyez les images en JPEG, PNG, WebP ou GIF.",
+  'generate_content.file_uri_not_https': 'La fileUri {param} doit être une URL https.',
+  'generate_content.conflicting_fields': "N'envoyez qu'un seul de {first} et {second}.",
+  'generate_content.schema_needs_json': 'Un schéma de réponse exige responseMimeType application/json.',
 };

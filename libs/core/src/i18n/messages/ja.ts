@@ -96,4 +96,15 @@ export const ja: MessageCatalog = {
   'query.invalid_range': 'from の日付は to の日付より前である必要があります。',
   'query.timeout': 'クエリが制限時間を超えました。より短い日付範囲をお試しください。',
   'webhook.endpoint_limit': '1 つのアカウントに登録できる Webhook エンドポイントは最大 {limit} 個です。',
+  'generate_content.unsupported_parameter': 'パラメーター {param} はサポートされていません。',
+  'generate_content.roles_not_alternating':
+    'contents はロール user と model を交互に並べる必要があります。{param} は直前と同じロールです。',
+  'generate_content.unmatched_function_response':
+    'functionResponse {param} に対応する同名の functionCall が直前の model ターンにありません。',
+  'generate_content.unsupported_media':
+    '{param} のメディアタイプ {mimeType} はサポートされていません。画像は JPEG、PNG、WebP、GIF で送信してください。',
+  'generate_content.file_uri_not_https': 'fileUri {param} は https の URL である必要があります。',
+  'generate_content.conflicting_fields': '{first} と {second} のどちらか一方のみを送信してください。',
+  'generate_content.schema_needs_json':
+    'レスポンススキーマには responseMimeType application/json が必要です。',
 };

@@ -94,4 +94,14 @@ export const ko: MessageCatalog = {
   'query.invalid_range': 'from 날짜는 to 날짜보다 앞서야 합니다.',
   'query.timeout': '쿼리가 시간 예산을 초과했습니다. 더 짧은 날짜 범위를 사용해 보세요.',
   'webhook.endpoint_limit': '계정당 웹훅 엔드포인트는 최대 {limit}개까지 등록할 수 있습니다.',
+  'generate_content.unsupported_parameter': '매개변수 {param}은(는) 지원되지 않습니다.',
+  'generate_content.roles_not_alternating':
+    'contents는 user와 model 역할이 번갈아 나와야 합니다. {param}이(가) 이전 역할을 반복합니다.',
+  'generate_content.unmatched_function_response':
+    'functionResponse {param}에 대응하는 같은 이름의 functionCall이 이전 model 턴에 없습니다.',
+  'generate_content.unsupported_media':
+    '{param}의 미디어 유형 {mimeType}은(는) 지원되지 않습니다. 이미지는 JPEG, PNG, WebP 또는 GIF로 보내세요.',
+  'generate_content.file_uri_not_https': 'fileUri {param}은(는) https URL이어야 합니다.',
+  'generate_content.conflicting_fields': '{first}와(과) {second} 중 하나만 보내세요.',
+  'generate_content.schema_needs_json': '응답 스키마에는 responseMimeType application/json이 필요합니다.',
 };

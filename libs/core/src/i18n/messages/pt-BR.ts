@@ -93,4 +93,14 @@ export const ptBR: MessageCatalog = {
   'query.invalid_range': 'A data from deve ser anterior à data to.',
   'query.timeout': 'A consulta excedeu seu orçamento de tempo. Tente um intervalo de datas menor.',
   'webhook.endpoint_limit': 'Uma conta pode ter no máximo {limit} endpoints de webhook.',
+  'generate_content.unsupported_parameter': 'O parâmetro {param} não é suportado.',
+  'generate_content.roles_not_alternating':
+    'Os contents devem alternar entre os papéis user e model: {param} repete o papel anterior.',
+  'generate_content.unmatched_function_response':
+    'A functionResponse {param} não responde a nenhuma functionCall com o mesmo nome do turno model anterior.',
+  'generate_content.unsupported_media':
+    'O tipo de mídia {mimeType} de {param} não é suportado. Envie imagens como JPEG, PNG, WebP ou GIF.',
+  'generate_content.file_uri_not_https': 'A fileUri {param} deve ser uma URL https.',
+  'generate_content.conflicting_fields': 'Envie apenas um de {first} e {second}.',
+  'generate_content.schema_needs_json': 'Um esquema de resposta exige responseMimeType application/json.',
 };

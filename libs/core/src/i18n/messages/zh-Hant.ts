@@ -78,4 +78,14 @@ export const zhHant: MessageCatalog = {
   'query.invalid_range': '開始日期 from 必須早於結束日期 to。',
   'query.timeout': '查詢超過了時間預算。請嘗試較短的日期範圍。',
   'webhook.endpoint_limit': '一個帳戶最多只能有 {limit} 個 Webhook 端點。',
+  'generate_content.unsupported_parameter': '不支援參數 {param}。',
+  'generate_content.roles_not_alternating':
+    'contents 必須在角色 user 與 model 之間交替：{param} 重複了前一個角色。',
+  'generate_content.unmatched_function_response':
+    'functionResponse {param} 沒有對應到前一個 model 回合中同名的 functionCall。',
+  'generate_content.unsupported_media':
+    '不支援 {param} 的媒體類型 {mimeType}。請以 JPEG、PNG、WebP 或 GIF 傳送圖片。',
+  'generate_content.file_uri_not_https': 'fileUri {param} 必須是 https URL。',
+  'generate_content.conflicting_fields': '{first} 與 {second} 只能傳送其中一個。',
+  'generate_content.schema_needs_json': '回應結構描述需要 responseMimeType application/json。',
 };
