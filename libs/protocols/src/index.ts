@@ -3,3 +3,4 @@ export * from './chat-completions';
 export * from './field-handling';
 export * from './responses';
 export * from './messages';
+export * from './generate-content';

@@ -117,4 +117,14 @@ export const de: MessageCatalog = {
   'compat.unsupported_type': 'Der Typ {type} bei {param} wird nicht unterstützt.',
   'responses.previous_response_id':
     'previous_response_id wird nicht unterstützt. Senden Sie die vollständige Unterhaltung in input und geben Sie Funktionsergebnisse als function_call_output-Elemente mit der passenden call_id zurück.',
+  'generate_content.unsupported_parameter': 'Der Parameter {param} wird nicht unterstützt.',
+  'generate_content.roles_not_alternating':
+    'Die contents müssen zwischen den Rollen user und model abwechseln: {param} wiederholt die vorherige Rolle.',
+  'generate_content.unmatched_function_response':
+    'Die functionResponse {param} beantwortet keinen functionCall gleichen Namens aus dem vorherigen model-Zug.',
+  'generate_content.unsupported_media':
+    'Der Medientyp {mimeType} von {param} wird nicht unterstützt. Senden Sie Bilder als JPEG, PNG, WebP oder GIF.',
+  'generate_content.file_uri_not_https': 'Die fileUri {param} muss eine https-URL sein.',
+  'generate_content.conflicting_fields': 'Senden Sie nur eines von {first} und {second}.',
+  'generate_content.schema_needs_json': 'Ein Antwortschema erfordert responseMimeType application/json.',
 };

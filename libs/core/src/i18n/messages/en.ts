@@ -105,6 +105,16 @@ export const en = {
   'compat.unsupported_type': 'The type {type} at {param} is not supported.',
   'responses.previous_response_id':
     'previous_response_id is not supported. Send the full conversation in input and return function results as function_call_output items with the matching call_id.',
+  'generate_content.unsupported_parameter': 'The parameter {param} is not supported.',
+  'generate_content.roles_not_alternating':
+    'The contents must alternate between the roles user and model: {param} repeats the previous role.',
+  'generate_content.unmatched_function_response':
+    'The functionResponse {param} does not answer a functionCall of the previous model turn with the same name.',
+  'generate_content.unsupported_media':
+    'The media type {mimeType} of {param} is not supported. Send images as JPEG, PNG, WebP or GIF.',
+  'generate_content.file_uri_not_https': 'The fileUri {param} must be an https URL.',
+  'generate_content.conflicting_fields': 'Send only one of {first} and {second}.',
+  'generate_content.schema_needs_json': 'A response schema needs responseMimeType application/json.',
 } as const;
 
 export type MessageId = keyof typeof en;

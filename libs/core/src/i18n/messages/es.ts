@@ -108,4 +108,14 @@ export const es: MessageCatalog = {
   'compat.unsupported_type': 'El tipo {type} en {param} no es compatible.',
   'responses.previous_response_id':
     'previous_response_id no es compatible. Envíe la conversación completa en input y devuelva los resultados de las funciones como elementos function_call_output con el call_id correspondiente.',
+  'generate_content.unsupported_parameter': 'El parámetro {param} no es compatible.',
+  'generate_content.roles_not_alternating':
+    'Los contents deben alternar entre los roles user y model: {param} repite el rol anterior.',
+  'generate_content.unmatched_function_response':
+    'La functionResponse {param} no responde a ninguna functionCall con el mismo nombre del turno model anterior.',
+  'generate_content.unsupported_media':
+    'El tipo de medio {mimeType} de {param} no es compatible. Envíe las imágenes como JPEG, PNG, WebP o GIF.',
+  'generate_content.file_uri_not_https': 'La fileUri {param} debe ser una URL https.',
+  'generate_content.conflicting_fields': 'Envíe solo uno de {first} y {second}.',
+  'generate_content.schema_needs_json': 'Un esquema de respuesta requiere responseMimeType application/json.',
 };

@@ -113,4 +113,14 @@ export const fr: MessageCatalog = {
   'compat.unsupported_type': "Le type {type} à {param} n'est pas pris en charge.",
   'responses.previous_response_id':
     "previous_response_id n'est pas pris en charge. Envoyez la conversation complète dans input et renvoyez les résultats des fonctions sous forme d'éléments function_call_output avec le call_id correspondant.",
+  'generate_content.unsupported_parameter': "Le paramètre {param} n'est pas pris en charge.",
+  'generate_content.roles_not_alternating':
+    'Les contents doivent alterner entre les rôles user et model : {param} répète le rôle précédent.',
+  'generate_content.unmatched_function_response':
+    'La functionResponse {param} ne répond à aucun functionCall du même nom dans le tour model précédent.',
+  'generate_content.unsupported_media':
+    "Le type de média {mimeType} de {param} n'est pas pris en charge. Envoyez les images en JPEG, PNG, WebP ou GIF.",
+  'generate_content.file_uri_not_https': 'La fileUri {param} doit être une URL https.',
+  'generate_content.conflicting_fields': "N'envoyez qu'un seul de {first} et {second}.",
+  'generate_content.schema_needs_json': 'Un schéma de réponse exige responseMimeType application/json.',
 };

@@ -113,4 +113,15 @@ export const ja: MessageCatalog = {
   'compat.unsupported_type': '{param} の型 {type} はサポートされていません。',
   'responses.previous_response_id':
     'previous_response_id はサポートされていません。会話全体を input で送信し、関数の結果は対応する call_id を持つ function_call_output 項目として返してください。',
+  'generate_content.unsupported_parameter': 'パラメーター {param} はサポートされていません。',
+  'generate_content.roles_not_alternating':
+    'contents はロール user と model を交互に並べる必要があります。{param} は直前と同じロールです。',
+  'generate_content.unmatched_function_response':
+    'functionResponse {param} に対応する同名の functionCall が直前の model ターンにありません。',
+  'generate_content.unsupported_media':
+    '{param} のメディアタイプ {mimeType} はサポートされていません。画像は JPEG、PNG、WebP、GIF で送信してください。',
+  'generate_content.file_uri_not_https': 'fileUri {param} は https の URL である必要があります。',
+  'generate_content.conflicting_fields': '{first} と {second} のどちらか一方のみを送信してください。',
+  'generate_content.schema_needs_json':
+    'レスポンススキーマには responseMimeType application/json が必要です。',
 };

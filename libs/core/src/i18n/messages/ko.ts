@@ -108,4 +108,14 @@ export const ko: MessageCatalog = {
   'compat.unsupported_type': '{param}의 유형 {type}은(는) 지원되지 않습니다.',
   'responses.previous_response_id':
     'previous_response_id는 지원되지 않습니다. 전체 대화를 input으로 보내고, 함수 결과는 일치하는 call_id를 가진 function_call_output 항목으로 반환하세요.',
+  'generate_content.unsupported_parameter': '매개변수 {param}은(는) 지원되지 않습니다.',
+  'generate_content.roles_not_alternating':
+    'contents는 user와 model 역할이 번갈아 나와야 합니다. {param}이(가) 이전 역할을 반복합니다.',
+  'generate_content.unmatched_function_response':
+    'functionResponse {param}에 대응하는 같은 이름의 functionCall이 이전 model 턴에 없습니다.',
+  'generate_content.unsupported_media':
+    '{param}의 미디어 유형 {mimeType}은(는) 지원되지 않습니다. 이미지는 JPEG, PNG, WebP 또는 GIF로 보내세요.',
+  'generate_content.file_uri_not_https': 'fileUri {param}은(는) https URL이어야 합니다.',
+  'generate_content.conflicting_fields': '{first}와(과) {second} 중 하나만 보내세요.',
+  'generate_content.schema_needs_json': '응답 스키마에는 responseMimeType application/json이 필요합니다.',
 };

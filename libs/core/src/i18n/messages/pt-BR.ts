@@ -107,4 +107,14 @@ export const ptBR: MessageCatalog = {
   'compat.unsupported_type': 'O tipo {type} em {param} não é suportado.',
   'responses.previous_response_id':
     'previous_response_id não é suportado. Envie a conversa completa em input e devolva os resultados das funções como itens function_call_output com o call_id correspondente.',
+  'generate_content.unsupported_parameter': 'O parâmetro {param} não é suportado.',
+  'generate_content.roles_not_alternating':
+    'Os contents devem alternar entre os papéis user e model: {param} repete o papel anterior.',
+  'generate_content.unmatched_function_response':
+    'A functionResponse {param} não responde a nenhuma functionCall com o mesmo nome do turno model anterior.',
+  'generate_content.unsupported_media':
+    'O tipo de mídia {mimeType} de {param} não é suportado. Envie imagens como JPEG, PNG, WebP ou GIF.',
+  'generate_content.file_uri_not_https': 'A fileUri {param} deve ser uma URL https.',
+  'generate_content.conflicting_fields': 'Envie apenas um de {first} e {second}.',
+  'generate_content.schema_needs_json': 'Um esquema de resposta exige responseMimeType application/json.',
 };

@@ -109,4 +109,14 @@ export const ru: MessageCatalog = {
   'compat.unsupported_type': 'Тип {type} в {param} не поддерживается.',
   'responses.previous_response_id':
     'previous_response_id не поддерживается. Отправляйте всю переписку в input, а результаты функций возвращайте элементами function_call_output с соответствующим call_id.',
+  'generate_content.unsupported_parameter': 'Параметр {param} не поддерживается.',
+  'generate_content.roles_not_alternating':
+    'Элементы contents должны чередовать роли user и model: {param} повторяет предыдущую роль.',
+  'generate_content.unmatched_function_response':
+    'functionResponse {param} не отвечает ни на один functionCall с тем же именем из предыдущего хода model.',
+  'generate_content.unsupported_media':
+    'Тип данных {mimeType} в {param} не поддерживается. Отправляйте изображения в формате JPEG, PNG, WebP или GIF.',
+  'generate_content.file_uri_not_https': 'fileUri {param} должен быть URL-адресом https.',
+  'generate_content.conflicting_fields': 'Отправьте только одно из полей {first} и {second}.',
+  'generate_content.schema_needs_json': 'Для схемы ответа нужен responseMimeType application/json.',
 };

@@ -90,4 +90,14 @@ export const zhHant: MessageCatalog = {
   'compat.unsupported_type': '不支援 {param} 的類型 {type}。',
   'responses.previous_response_id':
     '不支援 previous_response_id。請在 input 中傳送完整對話，並以帶有相符 call_id 的 function_call_output 項目傳回函式結果。',
+  'generate_content.unsupported_parameter': '不支援參數 {param}。',
+  'generate_content.roles_not_alternating':
+    'contents 必須在角色 user 與 model 之間交替：{param} 重複了前一個角色。',
+  'generate_content.unmatched_function_response':
+    'functionResponse {param} 沒有對應到前一個 model 回合中同名的 functionCall。',
+  'generate_content.unsupported_media':
+    '不支援 {param} 的媒體類型 {mimeType}。請以 JPEG、PNG、WebP 或 GIF 傳送圖片。',
+  'generate_content.file_uri_not_https': 'fileUri {param} 必須是 https URL。',
+  'generate_content.conflicting_fields': '{first} 與 {second} 只能傳送其中一個。',
+  'generate_content.schema_needs_json': '回應結構描述需要 responseMimeType application/json。',
 };

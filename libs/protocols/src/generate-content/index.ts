@@ -1,0 +1,15 @@
+export { mapGenerateContentRequest, includesThoughts, type GenerateContentContext } from './request';
+export {
+  writeGenerateContentResponse,
+  type GenerateContentResponse,
+  type GenerateContentUsage,
+  type GenerateContentWriteOptions,
+} from './response';
+export {
+  GenerateContentArrayWriter,
+  GenerateContentSseWriter,
+  generateContentStreamWriter,
+  type GenerateContentStreamBase,
+} from './stream';
+export { writeGenerateContentError, generateContentStatus, type GenerateContentErrorBody } from './error';
+export { toGenerateContentRequest } from './to-request';
