@@ -55,6 +55,7 @@ function boundaries({ tests }) {
         onlyDependOnLibsWithTags: [
           'scope:shared',
           'scope:compat-protocols',
+          'scope:runner',
           'scope:accounts',
           'scope:billing',
           'scope:catalog',

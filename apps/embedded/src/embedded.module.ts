@@ -4,7 +4,7 @@ import { BillingModule, billingOpenApi } from '@gen/billing';
 import { CatalogModule, catalogOpenApi } from '@gen/catalog';
 import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule, ProvidersModule, composeDomains, quoteSigningKey } from '@gen/platform';
-import { RunnerModule } from '@gen/runner';
+import { ChatExecutionModule, RunnerModule } from '@gen/runner';
 import { TasksModule, tasksOpenApi } from '@gen/tasks';
 import { WebhooksModule, endpointsOpenApi, webhooksOpenApi } from '@gen/webhooks';
 
@@ -31,6 +31,7 @@ export class EmbeddedModule {
         CatalogModule.forRoot({ file: config.CATALOG_FILE }),
         TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: true, http: true }),
         ProvidersModule,
+        ChatExecutionModule,
         RunnerModule,
         WebhooksModule.forRoot({ workers: true, http: true }),
       ],

@@ -103,6 +103,10 @@ describe('the OpenAPI document agrees with what the service does', () => {
   it('describes the task endpoints as they answer', async () => {
     const auth = { authorization: `Bearer ${app.boot.apiKey}` };
     const body = { model: 'local/sketch', input: { prompt: 'doc', width: 64, height: 64 } };
+    const text = { model: 'local/echo/chat', input: { messages: [{ role: 'user', content: 'doc' }] } };
+    const streamed = await checked('POST', '/api/v1/jobs/stream', { headers: auth, body: text });
+    expect(streamed.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    await checked('POST', '/api/v1/jobs/stream', { headers: auth, body });
     const quote = await checked('POST', '/api/v1/jobs/quote', { headers: auth, body });
     const { quoteId, price } = quote.json['data'] as { quoteId: string; price: string };
     await checked('POST', '/api/v1/jobs/quote', { headers: auth, body: { ...body, input: { nope: 1 } } });

@@ -3,7 +3,8 @@ import { AccountsModule, accountsOpenApi } from '@gen/accounts';
 import { BillingModule, billingOpenApi } from '@gen/billing';
 import { CatalogModule, catalogOpenApi } from '@gen/catalog';
 import type { AppConfig, Logger } from '@gen/core';
-import { PlatformModule, composeDomains, quoteSigningKey } from '@gen/platform';
+import { PlatformModule, ProvidersModule, composeDomains, quoteSigningKey } from '@gen/platform';
+import { ChatExecutionModule } from '@gen/runner';
 import { TasksModule, tasksOpenApi } from '@gen/tasks';
 import { WebhooksModule, endpointsOpenApi, webhooksOpenApi } from '@gen/webhooks';
 
@@ -37,6 +38,9 @@ export class GatewayAppModule {
           BillingModule.forRoot({ http: true, workers: false }),
         ),
         CatalogModule.forRoot({ file: config.CATALOG_FILE }),
+        // Text streams run here, where their client is (CHAT_EXECUTION through the provider port).
+        ProvidersModule,
+        ChatExecutionModule,
         TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: false, http: true }),
         WebhooksModule.forRoot({ workers: false, http: true }),
       ],

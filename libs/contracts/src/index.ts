@@ -8,3 +8,4 @@ export * from './task-events';
 export * from './catalog.ports';
 export * from './chat';
 export * from './provider.ports';
+export * from './text-tasks.ports';

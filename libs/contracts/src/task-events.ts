@@ -40,6 +40,11 @@ export interface TaskCreatedPayload {
   readonly estimatedCost: string;
   readonly createdAt: string;
   readonly deadlineAt: string;
+  /**
+   * Run by the request that created it (a text stream: `/api/v1/jobs/stream`, the compatibility endpoints), in
+   * that process: the runner leaves it. If that process dies, the task expires at its deadline, hold released.
+   */
+  readonly inline?: boolean;
 }
 
 /** `task.succeeded` / `task.failed` / `task.expired` v1: the charge billing applies. */

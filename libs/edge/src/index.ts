@@ -32,3 +32,4 @@ export { RATE_LIMIT_KEY_PREFIX, RedisRateLimitStore } from './redis-rate-limit.s
 export { RateLimited } from './rate-limit.interceptor';
 export { CACHE, CACHE_KEY_PREFIX, MemoryCache, RedisCache, type Cache } from './cache';
 export { AnswerCache } from './answer-cache';
+export * from './event-stream';

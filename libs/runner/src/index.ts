@@ -1,4 +1,5 @@
-export { RunnerModule } from './runner.module';
+export { RunnerModule, ChatExecutionModule } from './runner.module';
+export { RunChatUseCase, answerOf } from './use-cases/run-chat.use-case';
 export { outputKey, ExecuteTaskUseCase, ExecutionAborted } from './use-cases/execute-task.use-case';
 export { JobRepository, type Job } from './persistence/job.repository';
 export { RUNNER_SCHEMA, RunnerMigrations } from './persistence/runner-schema';

@@ -18,6 +18,8 @@ import { GetUsageUseCase } from './use-cases/get-usage.use-case';
 import { ListTasksUseCase } from './use-cases/list-tasks.use-case';
 import { PurgeTaskUseCase } from './use-cases/purge-task.use-case';
 import { RetryTaskUseCase } from './use-cases/retry-task.use-case';
+import { OpenTextTaskUseCase } from './use-cases/open-text-task.use-case';
+import { TEXT_TASKS } from '@gen/contracts';
 
 export interface TasksModuleOptions {
   /** The quote signing key (QUOTE_SIGNING_KEY, or a key kept in DATA_DIR). */
@@ -59,13 +61,16 @@ export class TasksModule {
       PurgeTaskUseCase,
       ListTasksUseCase,
       GetUsageUseCase,
+      ...(options.http
+        ? [OpenTextTaskUseCase, { provide: TEXT_TASKS, useExisting: OpenTextTaskUseCase }]
+        : []),
       ...(options.workers ? [TaskFlowWorker] : []),
     ];
     return {
       module: TasksModule,
       controllers: options.http ? [TasksController] : [],
       providers,
-      exports: [ExpireTasksUseCase, PurgeTaskUseCase],
+      exports: [ExpireTasksUseCase, PurgeTaskUseCase, ...(options.http ? [TEXT_TASKS] : [])],
     };
   }
 }

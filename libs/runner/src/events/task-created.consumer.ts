@@ -39,6 +39,8 @@ export class TaskCreatedConsumer implements OnApplicationBootstrap, BeforeApplic
   async handle(event: EventEnvelope): Promise<void> {
     if (event.type !== TaskEventType.created) return;
     const task = event.payload as TaskCreatedPayload;
+    // A text stream runs where it was asked for (CHAT_EXECUTION), not in the queue.
+    if (task.inline === true) return;
     await this.jobs.add(task, { causationId: event.id, correlationId: event.correlationId });
     this.logger?.info(
       { taskId: task.taskId, request_id: event.correlationId, model: task.model },

@@ -18,7 +18,8 @@ import {
 } from '@gen/contracts';
 import { CLOCK, LOGGER, newId, type Clock, type Logger } from '@gen/core';
 import { EVENT_BUS, type EventBus } from '@gen/messaging';
-import { chatRequestOf, measuredUsage, probeMedia, type MediaFacts } from '@gen/providers';
+import { measuredUsage, probeMedia, type MediaFacts } from '@gen/providers';
+import { RunChatUseCase } from './run-chat.use-case';
 import { OBJECT_STORAGE, type ObjectStorage } from '@gen/storage';
 
 const EXTENSIONS: Readonly<Record<string, string>> = {
@@ -71,6 +72,7 @@ export class ExecuteTaskUseCase {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(PROVIDER_PORT) private readonly provider: ProviderPort,
     @Inject(MODEL_ROUTES) private readonly routes: ModelRoutesPort,
+    private readonly chat: RunChatUseCase,
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null = null,
   ) {}
 
@@ -82,14 +84,15 @@ export class ExecuteTaskUseCase {
   ): Promise<ExecutionOutcome> {
     const left = Date.parse(task.deadlineAt) - this.clock.now().getTime();
     if (left <= 0) return 'late';
+    const deadline = AbortSignal.timeout(left);
+    if (this.routes.routeFor(task.model)?.modality === 'text') {
+      // Reported by RunChatUseCase, from its start.
+      return this.answer(task, cause, signal, AbortSignal.any([signal, deadline]), deadline);
+    }
     await this.report(task, cause, ExecutionEventType.started, {
       taskId: task.taskId,
       startedAt: this.clock.now().toISOString(),
     });
-    const deadline = AbortSignal.timeout(left);
-    if (this.routes.routeFor(task.model)?.modality === 'text') {
-      return this.answer(task, cause, signal, AbortSignal.any([signal, deadline]), deadline);
-    }
     let result: MediaResult;
     try {
       result = await this.provider.generate(
@@ -126,8 +129,8 @@ export class ExecuteTaskUseCase {
   }
 
   /**
-   * A text task: the model's whole answer, aggregated from its event stream, reported with its token usage.
-   * A stream that breaks is a failure: a truncated answer is never reported (nor charged) as complete.
+   * A text task: the model's whole answer, run (and reported) by RunChatUseCase and drained here. A failure
+   * was reported as it happened.
    */
   private async answer(
     task: TaskCreatedPayload,
@@ -136,27 +139,15 @@ export class ExecuteTaskUseCase {
     signal: AbortSignal,
     deadline: AbortSignal,
   ): Promise<ExecutionOutcome> {
-    const events: ChatEvent[] = [];
     try {
-      for await (const event of this.provider.chat(task.model, chatRequestOf(task.input, false), signal)) {
-        events.push(event);
-      }
+      for await (const _event of this.chat.run(task, cause, signal));
+      return 'succeeded';
     } catch (error) {
       if (stopping.aborted) throw new ExecutionAborted();
       if (deadline.aborted) return 'late';
-      if (error instanceof ProviderFailure) return this.fail(task, cause, error.errorCode);
-      this.logger?.error({ taskId: task.taskId, model: task.model, err: error }, 'text generation broke');
-      return this.fail(task, cause, 'internal_error');
+      if (error instanceof ProviderFailure) return 'failed';
+      throw error;
     }
-    const { text, usage } = answerOf(events);
-    await this.report(task, cause, ExecutionEventType.succeeded, {
-      taskId: task.taskId,
-      assets: [],
-      text,
-      usage,
-      finishedAt: this.clock.now().toISOString(),
-    });
-    return 'succeeded';
   }
 
   /** Stores each file (unless the model's result is `unavailable`); usage counts only the stored files. */
@@ -221,44 +212,4 @@ export class ExecuteTaskUseCase {
     };
     return this.bus.publish(Topics.taskExecution, [event]);
   }
-}
-
-/**
- * A text answer and its billable usage from the canonical events: tool call fragments joined by index; input
- * tokens split into uncached and cached, as billing prices them.
- */
-export function answerOf(events: readonly ChatEvent[]): { text: ExecutionText; usage: ExecutionUsage } {
-  let content = '';
-  let reasoning = '';
-  let finishReason: ExecutionText['finishReason'] = 'stop';
-  const calls = new Map<number, { id: string; name: string; arguments: string }>();
-  let usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
-  for (const event of events) {
-    if (event.type === 'text') content += event.delta;
-    else if (event.type === 'reasoning') reasoning += event.delta;
-    else if (event.type === 'finish') finishReason = event.reason;
-    else if (event.type === 'usage') usage = event;
-    else {
-      const call = calls.get(event.index) ?? { id: '', name: '', arguments: '' };
-      if (event.id) call.id = event.id;
-      if (event.name) call.name = event.name;
-      call.arguments += event.argumentsDelta;
-      calls.set(event.index, call);
-    }
-  }
-  const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
-  return {
-    text: {
-      content,
-      ...(reasoning ? { reasoning } : {}),
-      ...(toolCalls.length ? { toolCalls } : {}),
-      finishReason,
-    },
-    usage: {
-      inputTokens: Math.max(0, usage.inputTokens - usage.cachedInputTokens),
-      cachedInputTokens: usage.cachedInputTokens,
-      outputTokens: usage.outputTokens,
-      reasoningTokens: usage.reasoningTokens,
-    },
-  };
 }

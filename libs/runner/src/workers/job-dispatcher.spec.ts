@@ -14,6 +14,7 @@ import { TaskCreatedConsumer } from '../events/task-created.consumer';
 import { JobRepository } from '../persistence/job.repository';
 import { RunnerMigrations } from '../persistence/runner-schema';
 import { ExecuteTaskUseCase } from '../use-cases/execute-task.use-case';
+import { RunChatUseCase } from '../use-cases/run-chat.use-case';
 import { JobDispatcher } from './job-dispatcher';
 
 /** The provider port as apps build it, over the offline models' bindings. */
@@ -81,7 +82,9 @@ class Runner {
     });
     this.jobs = new JobRepository(db.database, new RunnerMigrations(db.database));
     const routes = { routeFor: () => null };
-    const executor = new ExecuteTaskUseCase(bus, storage, systemClock, offlineProviders(), routes);
+    const providers = offlineProviders();
+    const chat = new RunChatUseCase(bus, systemClock, providers);
+    const executor = new ExecuteTaskUseCase(bus, storage, systemClock, providers, routes, chat);
     this.dispatcher = new JobDispatcher(this.jobs, executor, systemClock, config, null);
     this.consumer = new TaskCreatedConsumer(bus, this.jobs, this.dispatcher, null);
   }

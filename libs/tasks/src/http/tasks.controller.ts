@@ -1,6 +1,8 @@
 import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { formatUsd, negotiateLanguage } from '@gen/core';
-import { NoQuery, QueryPipe, RateLimited, SchemaPipe } from '@gen/edge';
+import { BusinessCode, ProviderFailure, type ChatEvent } from '@gen/contracts';
+import { DomainError, formatUsd, negotiateLanguage, taskErrorMessage } from '@gen/core';
+import { EventStream, NoQuery, QueryPipe, RateLimited, SchemaPipe } from '@gen/edge';
+import { OpenTextTaskUseCase } from '../use-cases/open-text-task.use-case';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateTaskUseCase } from '../use-cases/create-task.use-case';
 import { GetTaskUseCase } from '../use-cases/get-task.use-case';
@@ -32,7 +34,65 @@ export class TasksController {
     private readonly purgeTask: PurgeTaskUseCase,
     private readonly listTasks: ListTasksUseCase,
     private readonly usage: GetUsageUseCase,
+    private readonly textTasks: OpenTextTaskUseCase,
   ) {}
+
+  /**
+   * POST /api/v1/jobs/stream: a text task answered as Server-Sent Events, one JSON chunk per `data:` line (the
+   * canonical events: `text`, `reasoning`, `tool_call`, `usage`, `finish`), then `data: [DONE]`. Everything
+   * createTask checks is checked first and answered as a normal JSON error; so is a failure before the first
+   * event (its hold released). A failure after it is an `event: error` chunk, the hold released. The task id is
+   * in `X-Service-Task-Id`; the charge is read with recordInfo once settled.
+   */
+  @Post('jobs/stream')
+  async stream(
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+    @Query(new QueryPipe(NoQuery)) _query: NoQuery,
+    @Body(new SchemaPipe(TaskRequestBody)) body: TaskRequestBody,
+  ): Promise<void> {
+    const principal = request.edge!.principal!;
+    const opened = await this.textTasks.open({
+      principal,
+      model: body.model,
+      input: body.input as Record<string, unknown>,
+      ...(body.quoteId !== undefined ? { quoteId: body.quoteId } : {}),
+      ...(body.expectedCost !== undefined ? { expectedCost: body.expectedCost } : {}),
+      ...(body.callBackUrl !== undefined ? { callBackUrl: body.callBackUrl } : {}),
+      idempotencyKey: header(request, 'idempotency-key'),
+      retention: header(request, 'x-service-retention'),
+      requestId: request.id,
+    });
+    reply.header('x-service-task-id', opened.taskId);
+    if (!opened.events) {
+      throw new DomainError(BusinessCode.Conflict, 'stream.replayed', { taskId: opened.taskId });
+    }
+    const language = negotiateLanguage(header(request, 'accept-language'), principal.language);
+    const events = opened.events[Symbol.asyncIterator]();
+    let first: IteratorResult<ChatEvent>;
+    try {
+      first = await events.next();
+    } catch (error) {
+      throw streamFailure(error);
+    }
+    const out = new EventStream(reply, 200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-service-task-id': opened.taskId,
+      'x-accel-buffering': 'no',
+    });
+    try {
+      for (let step = first; !step.done; step = await events.next()) {
+        await out.write(`data: ${JSON.stringify(step.value)}\n\n`);
+      }
+      out.end('data: [DONE]\n\n');
+    } catch (error) {
+      const errorCode = error instanceof ProviderFailure ? error.errorCode : 'internal_error';
+      out.end(
+        `event: error\ndata: ${JSON.stringify({ taskId: opened.taskId, errorCode, msg: taskErrorMessage(language, errorCode) })}\n\n`,
+      );
+    }
+  }
 
   /** POST /api/v1/jobs/quote */
   @Post('jobs/quote')
@@ -135,4 +195,12 @@ export class TasksController {
   usageOf(@Req() request: FastifyRequest, @Query(new QueryPipe(UsageQuery)) query: UsageQuery) {
     return this.usage.execute(request.edge!.principal!, query);
   }
+}
+
+/** A failure before the first event, as a normal error: the refusal is a 400, any other a 503 to retry. */
+function streamFailure(error: unknown): unknown {
+  if (!(error instanceof ProviderFailure)) return error;
+  return error.errorCode === 'content_rejected'
+    ? new DomainError(BusinessCode.InvalidRequest, 'task.error.content_rejected')
+    : new DomainError(BusinessCode.TemporarilyUnavailable, 'task.error.upstream_failed');
 }

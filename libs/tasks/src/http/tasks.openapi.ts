@@ -54,12 +54,33 @@ export const tasksOpenApi: OpenApiFragment = {
         },
       },
     },
+    '/api/v1/jobs/stream': {
+      post: {
+        tags: ['tasks'],
+        summary: 'Run a text task and stream its answer as Server-Sent Events.',
+        description:
+          'Text models only (another model: 503, business code 503). The same validation, quote, Idempotency-Key and hold as createTask; everything refused before the stream starts is a normal JSON error in the envelope, holding nothing, and so is a failure of the model before its first event (400 for a content refusal, 503 with 50301 otherwise; the hold is released). Then `text/event-stream`: one JSON chunk per `data:` line, each a canonical event (a choice of ours): `{"type":"text","delta"}`, `{"type":"reasoning","delta"}`, `{"type":"tool_call","index","id"?,"name"?,"argumentsDelta"}` (join the deltas of one index), `{"type":"usage","inputTokens","cachedInputTokens","outputTokens","reasoningTokens"}`, `{"type":"finish","reason"}`; the stream ends with `data: [DONE]`. `: keep-alive` comment lines come while the model thinks. A failure after the first event ends the stream with `event: error` and `data: {"taskId","errorCode","msg"}`; the hold is released and a truncated answer is never charged. The task id is in `X-Service-Task-Id`; its cost is read with recordInfo once settled. A client that disconnects only stops reception: the task finishes and is settled by the work performed. An Idempotency-Key used again answers 409 (`X-Service-Task-Id` names the task): the stream is not sent twice and nothing is charged twice.',
+        parameters: [idempotencyKey],
+        requestBody: taskRequest,
+        responses: {
+          '200': {
+            description: 'The answer as Server-Sent Events.',
+            headers: {
+              'X-Service-Task-Id': { schema: { type: 'string', pattern: '^job_' } },
+              'X-Request-Id': { schema: { type: 'string' } },
+            },
+            content: { 'text/event-stream': { schema: { type: 'string' } } },
+          },
+          ...errorResponses([400, 401, 402, 403, 404, 409, 413, 429, 500, 503]),
+        },
+      },
+    },
     '/api/v1/jobs/createTask': {
       post: {
         tags: ['tasks'],
         summary: 'Create a task: funds are held and the task is queued.',
         description:
-          "A rejected request creates nothing and holds nothing. `quoteId` with `expectedCost`: an expired or changed quote is 40901, but a replayed accepted Idempotency-Key still returns its task. `X-Service-Retention` (whole seconds > 0) shortens the 14-day retention of outputs and prompt. 402 carries 40201 (insufficient funds) or 40202 (the key's daily spend cap, which counts holds). 503 (business code 503) for a model that is not available (its credentials unset) or cannot run tasks (text models run through stream and the compatibility endpoints); 503 with business code 50301 and `Retry-After` for a model whose upstreams' circuit breakers are open (temporary: retry later). Either way nothing is held.",
+          "A rejected request creates nothing and holds nothing. `quoteId` with `expectedCost`: an expired or changed quote is 40901, but a replayed accepted Idempotency-Key still returns its task. `X-Service-Retention` (whole seconds > 0) shortens the 14-day retention of outputs and prompt. 402 carries 40201 (insufficient funds) or 40202 (the key's daily spend cap, which counts holds). 503 (business code 503) for a model that is not available (its credentials unset); 503 with business code 50301 and `Retry-After` for a model whose upstreams' circuit breakers are open (temporary: retry later). Either way nothing is held.",
         parameters: [
           idempotencyKey,
           {

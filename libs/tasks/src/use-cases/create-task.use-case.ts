@@ -33,10 +33,20 @@ export interface CreateTaskCommand {
   readonly requestId: string;
   /** Set by retry: the source task. The Idempotency-Key is then scoped to it and the retry action. */
   readonly sourceTaskId?: string;
+  /**
+   * A text stream: only text models are accepted (503 otherwise, the spec's "stream endpoint used for a
+   * non-text model"), and the task runs in the caller's process (`inline`), not in the runner queue.
+   */
+  readonly stream?: boolean;
 }
+
+/** What a created task's task.created event carries; the stream endpoints run it with it. */
+export type CreatedTask = EventEnvelope<TaskCreatedPayload>;
 
 export interface AcceptedTask {
   readonly task: TaskRow;
+  /** The task.created event written with it; absent on a replay. */
+  readonly created?: CreatedTask;
   /** True when an earlier call with the same Idempotency-Key created it. */
   readonly replayed: boolean;
 }
@@ -78,6 +88,9 @@ export class CreateTaskUseCase {
     }
     const retentionSeconds = parseRetention(command.retention);
     const prepared = await this.requests.prepare(principal, command.request);
+    if (command.stream === true && prepared.modality !== 'text') {
+      throw new DomainError(BusinessCode.Unavailable, 'stream.not_text', { model: prepared.model });
+    }
     const taskId = newId(IdPrefix.task);
     if (command.idempotencyKey !== undefined) {
       const replay = await this.claim(
@@ -90,7 +103,7 @@ export class CreateTaskUseCase {
       if (replay) return { task: replay, replayed: true };
     }
     try {
-      return { task: await this.accept(command, prepared, taskId, retentionSeconds), replayed: false };
+      return { ...(await this.accept(command, prepared, taskId, retentionSeconds)), replayed: false };
     } catch (error) {
       if (command.idempotencyKey !== undefined) {
         await this.tasks.releaseIdempotencyKey(
@@ -109,7 +122,7 @@ export class CreateTaskUseCase {
     prepared: PreparedRequest,
     taskId: string,
     retentionSeconds: number,
-  ): Promise<TaskRow> {
+  ): Promise<{ task: TaskRow; created: CreatedTask }> {
     const { principal } = command;
     const now = this.clock.now();
     checkQuote(command.request, prepared, principal, this.options.quoteKey, now);
@@ -146,8 +159,9 @@ export class CreateTaskUseCase {
       deadlineAt: new Date(now.getTime() + this.options.deadlineSeconds * 1000),
       purgedAt: null,
     };
+    const created = createdEvent(task, prepared, command.stream === true);
     try {
-      await this.tasks.insert(task, { topic: Topics.taskLifecycle, events: [createdEvent(task, prepared)] });
+      await this.tasks.insert(task, { topic: Topics.taskLifecycle, events: [created] });
     } catch (error) {
       await this.holds.release(taskId).catch(() => undefined);
       throw error;
@@ -157,7 +171,7 @@ export class CreateTaskUseCase {
       { taskId, request_id: command.requestId, model: task.model, estimatedCost: prepared.estimate },
       'task accepted',
     );
-    return task;
+    return { task, created };
   }
 
   /**
@@ -206,7 +220,7 @@ export class CreateTaskUseCase {
 const scopeOf = (command: CreateTaskCommand): string =>
   command.sourceTaskId ? `retry:${command.sourceTaskId}` : 'create';
 
-function createdEvent(task: TaskRow, prepared: PreparedRequest): EventEnvelope<TaskCreatedPayload> {
+function createdEvent(task: TaskRow, prepared: PreparedRequest, inline: boolean): CreatedTask {
   return {
     id: newId(IdPrefix.event),
     type: TaskEventType.created,
@@ -224,6 +238,7 @@ function createdEvent(task: TaskRow, prepared: PreparedRequest): EventEnvelope<T
       estimatedCost: prepared.estimate,
       createdAt: task.createdAt.toISOString(),
       deadlineAt: task.deadlineAt.toISOString(),
+      ...(inline ? { inline: true } : {}),
     },
   };
 }

@@ -127,4 +127,8 @@ export const de: MessageCatalog = {
   'generate_content.file_uri_not_https': 'Die fileUri {param} muss eine https-URL sein.',
   'generate_content.conflicting_fields': 'Senden Sie nur eines von {first} und {second}.',
   'generate_content.schema_needs_json': 'Ein Antwortschema erfordert responseMimeType application/json.',
+  'stream.not_text':
+    'Das Modell {model} ist kein Textmodell: /api/v1/jobs/stream und die Kompatibilitätsendpunkte bedienen nur Textmodelle. Verwenden Sie createTask.',
+  'stream.replayed':
+    'Dieser Idempotency-Key hat bereits einen Stream für die Aufgabe {taskId} gestartet. Seine Antwort kann nicht erneut gesendet werden und nichts wird doppelt berechnet: Lesen Sie die Aufgabe mit recordInfo.',
 };

@@ -115,6 +115,10 @@ export const en = {
   'generate_content.file_uri_not_https': 'The fileUri {param} must be an https URL.',
   'generate_content.conflicting_fields': 'Send only one of {first} and {second}.',
   'generate_content.schema_needs_json': 'A response schema needs responseMimeType application/json.',
+  'stream.not_text':
+    'The model {model} is not a text model: /api/v1/jobs/stream and the compatibility endpoints serve text models only. Use createTask.',
+  'stream.replayed':
+    'This Idempotency-Key already started a stream for task {taskId}. Its response cannot be sent again and nothing is charged twice: read the task with recordInfo.',
 } as const;
 
 export type MessageId = keyof typeof en;

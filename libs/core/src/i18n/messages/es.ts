@@ -118,4 +118,8 @@ export const es: MessageCatalog = {
   'generate_content.file_uri_not_https': 'La fileUri {param} debe ser una URL https.',
   'generate_content.conflicting_fields': 'Envíe solo uno de {first} y {second}.',
   'generate_content.schema_needs_json': 'Un esquema de respuesta requiere responseMimeType application/json.',
+  'stream.not_text':
+    'El modelo {model} no es un modelo de texto: /api/v1/jobs/stream y los endpoints de compatibilidad solo sirven modelos de texto. Use createTask.',
+  'stream.replayed':
+    'Esta Idempotency-Key ya inició un stream para la tarea {taskId}. Su respuesta no se puede enviar de nuevo y no se cobra nada dos veces: lea la tarea con recordInfo.',
 };

@@ -123,4 +123,8 @@ export const fr: MessageCatalog = {
   'generate_content.file_uri_not_https': 'La fileUri {param} doit être une URL https.',
   'generate_content.conflicting_fields': "N'envoyez qu'un seul de {first} et {second}.",
   'generate_content.schema_needs_json': 'Un schéma de réponse exige responseMimeType application/json.',
+  'stream.not_text':
+    "Le modèle {model} n'est pas un modèle de texte : /api/v1/jobs/stream et les points d'accès de compatibilité ne servent que des modèles de texte. Utilisez createTask.",
+  'stream.replayed':
+    "Cette Idempotency-Key a déjà lancé un flux pour la tâche {taskId}. Sa réponse ne peut pas être renvoyée et rien n'est facturé deux fois : lisez la tâche avec recordInfo.",
 };

@@ -124,4 +124,8 @@ export const ja: MessageCatalog = {
   'generate_content.conflicting_fields': '{first} と {second} のどちらか一方のみを送信してください。',
   'generate_content.schema_needs_json':
     'レスポンススキーマには responseMimeType application/json が必要です。',
+  'stream.not_text':
+    'モデル {model} はテキストモデルではありません。/api/v1/jobs/stream と互換エンドポイントはテキストモデル専用です。createTask を使用してください。',
+  'stream.replayed':
+    'この Idempotency-Key はタスク {taskId} のストリームをすでに開始しています。その応答は再送できず、二重に課金されることはありません。recordInfo でタスクを参照してください。',
 };

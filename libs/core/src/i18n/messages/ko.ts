@@ -118,4 +118,8 @@ export const ko: MessageCatalog = {
   'generate_content.file_uri_not_https': 'fileUri {param}은(는) https URL이어야 합니다.',
   'generate_content.conflicting_fields': '{first}와(과) {second} 중 하나만 보내세요.',
   'generate_content.schema_needs_json': '응답 스키마에는 responseMimeType application/json이 필요합니다.',
+  'stream.not_text':
+    '{model} 모델은 텍스트 모델이 아닙니다. /api/v1/jobs/stream과 호환 엔드포인트는 텍스트 모델만 제공합니다. createTask를 사용하세요.',
+  'stream.replayed':
+    '이 Idempotency-Key는 이미 작업 {taskId}의 스트림을 시작했습니다. 그 응답은 다시 보낼 수 없으며 이중으로 청구되지 않습니다. recordInfo로 작업을 조회하세요.',
 };

@@ -117,4 +117,8 @@ export const ptBR: MessageCatalog = {
   'generate_content.file_uri_not_https': 'A fileUri {param} deve ser uma URL https.',
   'generate_content.conflicting_fields': 'Envie apenas um de {first} e {second}.',
   'generate_content.schema_needs_json': 'Um esquema de resposta exige responseMimeType application/json.',
+  'stream.not_text':
+    'O modelo {model} não é um modelo de texto: /api/v1/jobs/stream e os endpoints de compatibilidade atendem apenas modelos de texto. Use createTask.',
+  'stream.replayed':
+    'Esta Idempotency-Key já iniciou um stream para a tarefa {taskId}. A resposta não pode ser enviada novamente e nada é cobrado duas vezes: consulte a tarefa com recordInfo.',
 };

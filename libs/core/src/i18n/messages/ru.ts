@@ -119,4 +119,8 @@ export const ru: MessageCatalog = {
   'generate_content.file_uri_not_https': 'fileUri {param} должен быть URL-адресом https.',
   'generate_content.conflicting_fields': 'Отправьте только одно из полей {first} и {second}.',
   'generate_content.schema_needs_json': 'Для схемы ответа нужен responseMimeType application/json.',
+  'stream.not_text':
+    'Модель {model} не является текстовой: /api/v1/jobs/stream и эндпоинты совместимости обслуживают только текстовые модели. Используйте createTask.',
+  'stream.replayed':
+    'Этот Idempotency-Key уже запустил поток для задачи {taskId}. Его ответ нельзя отправить повторно, и ничего не списывается дважды: прочитайте задачу через recordInfo.',
 };

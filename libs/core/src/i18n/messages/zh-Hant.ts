@@ -100,4 +100,8 @@ export const zhHant: MessageCatalog = {
   'generate_content.file_uri_not_https': 'fileUri {param} 必須是 https URL。',
   'generate_content.conflicting_fields': '{first} 與 {second} 只能傳送其中一個。',
   'generate_content.schema_needs_json': '回應結構描述需要 responseMimeType application/json。',
+  'stream.not_text':
+    '模型 {model} 不是文字模型：/api/v1/jobs/stream 與相容端點僅提供文字模型。請使用 createTask。',
+  'stream.replayed':
+    '此 Idempotency-Key 已為任務 {taskId} 啟動串流。其回應無法再次傳送，也不會重複收費：請以 recordInfo 讀取任務。',
 };

@@ -1,0 +1,59 @@
+import type { ApiKeyPrincipal } from './auth.ports';
+import type { ChatEvent } from './chat';
+import type { TaskCreatedPayload } from './task-events';
+
+/** What a report names: the task.created event (cause) and the request that created the task (correlation). */
+export interface ExecutionCause {
+  readonly causationId: string;
+  readonly correlationId: string;
+}
+
+/**
+ * Runs a text task where the request is (implemented by the runner): reports it started, yields the model's
+ * canonical events as they come, and reports the answer and its usage (or the failure) on task.execution, so the
+ * tasks service settles it like any task. A failure surfaces as a `ProviderFailure` through the iteration after
+ * it was reported. The caller should read the iteration to its end even when its client went away (a disconnect
+ * stops reception only): the task then finishes and is settled by the work performed.
+ */
+export interface ChatExecutionPort {
+  run(task: TaskCreatedPayload, cause: ExecutionCause, signal: AbortSignal): AsyncIterable<ChatEvent>;
+}
+export const CHAT_EXECUTION = Symbol('ChatExecution');
+
+export interface OpenTextTaskCommand {
+  readonly principal: ApiKeyPrincipal;
+  /** A text model id or alias. */
+  readonly model: string;
+  /** The canonical text input (validated against the model's inputSchema here). */
+  readonly input: Record<string, unknown>;
+  readonly idempotencyKey?: string;
+  readonly retention?: string;
+  /** Native stream only: a quote confirmed with it. */
+  readonly quoteId?: string;
+  readonly expectedCost?: string;
+  /** Native stream only: the terminal-state callback target. */
+  readonly callBackUrl?: unknown;
+  readonly requestId: string;
+}
+
+/** A text task accepted for a stream: its hold is reserved and it runs as `events` is read. */
+export interface OpenedTextTask {
+  readonly taskId: string;
+  /** The exact catalog id. */
+  readonly model: string;
+  readonly estimatedCost: string;
+  /**
+   * The model's events. Null when the Idempotency-Key replayed an earlier request: that stream cannot be sent
+   * again (and nothing is charged twice); its task is read with recordInfo.
+   */
+  readonly events: AsyncIterable<ChatEvent> | null;
+}
+
+/**
+ * Opens text tasks for the streaming endpoints (implemented by the tasks domain): the same validation, quote,
+ * Idempotency-Key and hold as createTask; the task is then run inline through CHAT_EXECUTION.
+ */
+export interface TextTasksPort {
+  open(command: OpenTextTaskCommand): Promise<OpenedTextTask>;
+}
+export const TEXT_TASKS = Symbol('TextTasks');

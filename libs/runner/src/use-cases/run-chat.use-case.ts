@@ -1,0 +1,129 @@
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import {
+  ExecutionEventType,
+  IdPrefix,
+  PROVIDER_PORT,
+  ProviderFailure,
+  Topics,
+  type ChatEvent,
+  type ChatExecutionPort,
+  type EventEnvelope,
+  type ExecutionCause,
+  type ExecutionText,
+  type ExecutionUsage,
+  type ProviderPort,
+  type TaskCreatedPayload,
+} from '@gen/contracts';
+import { CLOCK, LOGGER, newId, type Clock, type Logger } from '@gen/core';
+import { EVENT_BUS, type EventBus } from '@gen/messaging';
+import { chatRequestOf } from '@gen/providers';
+
+/**
+ * Runs a text task through the provider port (CHAT_EXECUTION): reports it started, passes the model's events on
+ * as they come, and reports the whole answer with its usage, or the failure. The runner drains it for a task
+ * created by createTask; a streaming endpoint reads it and writes each event to its client. A stream that breaks
+ * is a failure: a truncated answer is never reported (nor charged) as complete.
+ */
+@Injectable()
+export class RunChatUseCase implements ChatExecutionPort {
+  constructor(
+    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(PROVIDER_PORT) private readonly provider: ProviderPort,
+    @Optional() @Inject(LOGGER) private readonly logger: Logger | null = null,
+  ) {}
+
+  async *run(task: TaskCreatedPayload, cause: ExecutionCause, signal: AbortSignal): AsyncIterable<ChatEvent> {
+    await this.report(task, cause, ExecutionEventType.started, {
+      taskId: task.taskId,
+      startedAt: this.clock.now().toISOString(),
+    });
+    const events: ChatEvent[] = [];
+    try {
+      for await (const event of this.provider.chat(task.model, chatRequestOf(task.input, true), signal)) {
+        events.push(event);
+        yield event;
+      }
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const failure =
+        error instanceof ProviderFailure ? error : new ProviderFailure('upstream_failed', 'the model failed');
+      if (!(error instanceof ProviderFailure)) {
+        this.logger?.error({ taskId: task.taskId, model: task.model, err: error }, 'text generation broke');
+      }
+      await this.report(task, cause, ExecutionEventType.failed, {
+        taskId: task.taskId,
+        errorCode: error instanceof ProviderFailure ? error.errorCode : 'internal_error',
+        finishedAt: this.clock.now().toISOString(),
+      });
+      throw failure;
+    }
+    const { text, usage } = answerOf(events);
+    await this.report(task, cause, ExecutionEventType.succeeded, {
+      taskId: task.taskId,
+      assets: [],
+      text,
+      usage,
+      finishedAt: this.clock.now().toISOString(),
+    });
+  }
+
+  private report(
+    task: TaskCreatedPayload,
+    cause: ExecutionCause,
+    type: string,
+    payload: unknown,
+  ): Promise<void> {
+    const event: EventEnvelope = {
+      id: newId(IdPrefix.event),
+      type,
+      version: 1,
+      key: task.taskId,
+      occurredAt: this.clock.now().toISOString(),
+      correlationId: cause.correlationId,
+      causationId: cause.causationId,
+      payload,
+    };
+    return this.bus.publish(Topics.taskExecution, [event]);
+  }
+}
+
+/**
+ * A text answer and its billable usage from the canonical events: tool call fragments joined by index; input
+ * tokens split into uncached and cached, as billing prices them.
+ */
+export function answerOf(events: readonly ChatEvent[]): { text: ExecutionText; usage: ExecutionUsage } {
+  let content = '';
+  let reasoning = '';
+  let finishReason: ExecutionText['finishReason'] = 'stop';
+  const calls = new Map<number, { id: string; name: string; arguments: string }>();
+  let usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
+  for (const event of events) {
+    if (event.type === 'text') content += event.delta;
+    else if (event.type === 'reasoning') reasoning += event.delta;
+    else if (event.type === 'finish') finishReason = event.reason;
+    else if (event.type === 'usage') usage = event;
+    else {
+      const call = calls.get(event.index) ?? { id: '', name: '', arguments: '' };
+      if (event.id) call.id = event.id;
+      if (event.name) call.name = event.name;
+      call.arguments += event.argumentsDelta;
+      calls.set(event.index, call);
+    }
+  }
+  const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
+  return {
+    text: {
+      content,
+      ...(reasoning ? { reasoning } : {}),
+      ...(toolCalls.length ? { toolCalls } : {}),
+      finishReason,
+    },
+    usage: {
+      inputTokens: Math.max(0, usage.inputTokens - usage.cachedInputTokens),
+      cachedInputTokens: usage.cachedInputTokens,
+      outputTokens: usage.outputTokens,
+      reasoningTokens: usage.reasoningTokens,
+    },
+  };
+}
