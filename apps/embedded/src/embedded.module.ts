@@ -6,6 +6,7 @@ import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule, ProvidersModule, composeDomains, quoteSigningKey } from '@gen/platform';
 import { ChatExecutionModule, RunnerModule } from '@gen/runner';
 import { TasksModule, tasksOpenApi } from '@gen/tasks';
+import { CompatModule } from '@gen/protocols';
 import { WebhooksModule, endpointsOpenApi, webhooksOpenApi } from '@gen/webhooks';
 
 /** Every service's module in one process (embedded mode). */
@@ -34,6 +35,7 @@ export class EmbeddedModule {
         ChatExecutionModule,
         RunnerModule,
         WebhooksModule.forRoot({ workers: true, http: true }),
+        CompatModule,
       ],
     };
   }

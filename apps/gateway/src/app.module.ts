@@ -6,6 +6,7 @@ import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule, ProvidersModule, composeDomains, quoteSigningKey } from '@gen/platform';
 import { ChatExecutionModule } from '@gen/runner';
 import { TasksModule, tasksOpenApi } from '@gen/tasks';
+import { CompatModule } from '@gen/protocols';
 import { WebhooksModule, endpointsOpenApi, webhooksOpenApi } from '@gen/webhooks';
 
 /**
@@ -43,6 +44,7 @@ export class GatewayAppModule {
         ChatExecutionModule,
         TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: false, http: true }),
         WebhooksModule.forRoot({ workers: false, http: true }),
+        CompatModule,
       ],
     };
   }

@@ -13,6 +13,23 @@ export interface PreparedTask {
   readonly estimate: string;
 }
 
+/** What the compatibility layer needs of a model: its id, modality and, for text models, what they accept. */
+export interface ChatModelView {
+  readonly id: string;
+  readonly modality: 'image' | 'video' | 'audio' | 'text';
+  /** Text models: the catalog's `text` block (bounds, reasoning levels, stop sequences, tools, formats). */
+  readonly text?: {
+    readonly maxOutputTokens: number;
+    readonly parameters: Readonly<Record<string, { readonly minimum: number; readonly maximum: number }>>;
+    readonly reasoningLevels: readonly string[];
+    readonly maxStopSequences: number;
+    readonly tools: boolean;
+    readonly toolChoice?: readonly ('auto' | 'none' | 'required' | 'function')[];
+    readonly images: boolean;
+    readonly responseFormats: readonly ('text' | 'json_object' | 'json_schema')[];
+  };
+}
+
 /**
  * Implemented by the catalog domain; used by the tasks domain. Throws DomainError: 404 for an unknown or
  * disabled model, 400 naming the field for a bad input, 503 when the model is not available.
@@ -23,5 +40,9 @@ export interface CatalogPort {
   chargeFor(model: string, usage: ExecutionUsage, priceMultiplier: string): string;
   /** The exact id of a catalog id or declared alias; null when the catalog does not know it. */
   resolveModelId(idOrAlias: string): string | null;
+  /** An enabled model by id or alias, as the compatibility layer sees it; null when there is none. */
+  chatModel(idOrAlias: string): ChatModelView | null;
+  /** The enabled, available text model whose id is closest to `wanted` (for `model_not_found`); null if none. */
+  closestChatModel(wanted: string): string | null;
 }
 export const CATALOG_PORT = Symbol('CatalogPort');

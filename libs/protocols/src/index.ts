@@ -4,3 +4,4 @@ export * from './field-handling';
 export * from './responses';
 export * from './messages';
 export * from './generate-content';
+export * from './http/compat.module';

@@ -68,6 +68,8 @@ export class TasksModule {
     ];
     return {
       module: TasksModule,
+      // TEXT_TASKS reaches the compatibility endpoints without one library importing the other.
+      global: true,
       controllers: options.http ? [TasksController] : [],
       providers,
       exports: [ExpireTasksUseCase, PurgeTaskUseCase, ...(options.http ? [TEXT_TASKS] : [])],

@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { BusinessCode, type CatalogPort, type ExecutionUsage, type PreparedTask } from '@gen/contracts';
+import {
+  BusinessCode,
+  type CatalogPort,
+  type ChatModelView,
+  type ExecutionUsage,
+  type PreparedTask,
+} from '@gen/contracts';
 import { DomainError, formatUsd } from '@gen/core';
 import { isOfflineMediaModel, offlineUsageBound } from '@gen/providers';
 import { CatalogService } from '../persistence/catalog.service';
@@ -58,6 +64,26 @@ export class TaskPricingService implements CatalogPort {
     return formatUsd(chargeOfUsageE9(groupPricesE9(model.pricing, priceMultiplier), usage));
   }
 
+  chatModel(idOrAlias: string): ChatModelView | null {
+    const model = this.catalog.find(idOrAlias);
+    if (!model || !model.enabled) return null;
+    return {
+      id: model.id,
+      modality: model.modality,
+      ...(model.text ? { text: model.text as ChatModelView['text'] } : {}),
+    };
+  }
+
+  closestChatModel(wanted: string): string | null {
+    let best: { id: string; distance: number } | null = null;
+    for (const model of this.catalog.list({ modality: 'text' })) {
+      if (!model.available) continue;
+      const distance = editDistance(wanted.toLowerCase(), model.model.toLowerCase());
+      if (!best || distance < best.distance) best = { id: model.model, distance };
+    }
+    return best?.id ?? null;
+  }
+
   resolveModelId(idOrAlias: string): string | null {
     try {
       return this.catalog.resolve(idOrAlias).id;
@@ -65,4 +91,21 @@ export class TaskPricingService implements CatalogPort {
       return null;
     }
   }
+}
+
+/** Levenshtein distance, for naming the closest model id (ids are short: the quadratic cost is nothing). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      current[j] = Math.min(
+        previous[j]! + 1,
+        current[j - 1]! + 1,
+        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }

@@ -131,4 +131,10 @@ export const de: MessageCatalog = {
     'Das Modell {model} ist kein Textmodell: /api/v1/jobs/stream und die Kompatibilitätsendpunkte bedienen nur Textmodelle. Verwenden Sie createTask.',
   'stream.replayed':
     'Dieser Idempotency-Key hat bereits einen Stream für die Aufgabe {taskId} gestartet. Seine Antwort kann nicht erneut gesendet werden und nichts wird doppelt berechnet: Lesen Sie die Aufgabe mit recordInfo.',
+  'compat.model_not_found':
+    'Das Modell {model} existiert nicht. Modell-IDs haben die Form publisher/model/chat; das nächstliegende Chatmodell ist {closest}.',
+  'compat.model_not_found_none':
+    'Das Modell {model} existiert nicht. Modell-IDs haben die Form publisher/model/chat; listen Sie sie mit GET /v1/models?modality=text auf.',
+  'compat.not_chat_model':
+    'Das Modell {model} ist kein Chatmodell: Verwenden Sie es mit POST /api/v1/jobs/createTask.',
 };

@@ -119,6 +119,11 @@ export const en = {
     'The model {model} is not a text model: /api/v1/jobs/stream and the compatibility endpoints serve text models only. Use createTask.',
   'stream.replayed':
     'This Idempotency-Key already started a stream for task {taskId}. Its response cannot be sent again and nothing is charged twice: read the task with recordInfo.',
+  'compat.model_not_found':
+    'The model {model} does not exist. Model ids look like publisher/model/chat; the closest chat model is {closest}.',
+  'compat.model_not_found_none':
+    'The model {model} does not exist. Model ids look like publisher/model/chat; list them with GET /v1/models?modality=text.',
+  'compat.not_chat_model': 'The model {model} is not a chat model: use it with POST /api/v1/jobs/createTask.',
 } as const;
 
 export type MessageId = keyof typeof en;

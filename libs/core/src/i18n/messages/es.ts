@@ -122,4 +122,10 @@ export const es: MessageCatalog = {
     'El modelo {model} no es un modelo de texto: /api/v1/jobs/stream y los endpoints de compatibilidad solo sirven modelos de texto. Use createTask.',
   'stream.replayed':
     'Esta Idempotency-Key ya inició un stream para la tarea {taskId}. Su respuesta no se puede enviar de nuevo y no se cobra nada dos veces: lea la tarea con recordInfo.',
+  'compat.model_not_found':
+    'El modelo {model} no existe. Los ids de modelo tienen la forma publisher/model/chat; el modelo de chat más cercano es {closest}.',
+  'compat.model_not_found_none':
+    'El modelo {model} no existe. Los ids de modelo tienen la forma publisher/model/chat; lístelos con GET /v1/models?modality=text.',
+  'compat.not_chat_model':
+    'El modelo {model} no es un modelo de chat: úselo con POST /api/v1/jobs/createTask.',
 };

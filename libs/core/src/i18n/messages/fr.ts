@@ -127,4 +127,10 @@ export const fr: MessageCatalog = {
     "Le modèle {model} n'est pas un modèle de texte : /api/v1/jobs/stream et les points d'accès de compatibilité ne servent que des modèles de texte. Utilisez createTask.",
   'stream.replayed':
     "Cette Idempotency-Key a déjà lancé un flux pour la tâche {taskId}. Sa réponse ne peut pas être renvoyée et rien n'est facturé deux fois : lisez la tâche avec recordInfo.",
+  'compat.model_not_found':
+    "Le modèle {model} n'existe pas. Les identifiants de modèle ont la forme publisher/model/chat ; le modèle de chat le plus proche est {closest}.",
+  'compat.model_not_found_none':
+    "Le modèle {model} n'existe pas. Les identifiants de modèle ont la forme publisher/model/chat ; listez-les avec GET /v1/models?modality=text.",
+  'compat.not_chat_model':
+    "Le modèle {model} n'est pas un modèle de chat : utilisez-le avec POST /api/v1/jobs/createTask.",
 };

@@ -128,4 +128,10 @@ export const ja: MessageCatalog = {
     'モデル {model} はテキストモデルではありません。/api/v1/jobs/stream と互換エンドポイントはテキストモデル専用です。createTask を使用してください。',
   'stream.replayed':
     'この Idempotency-Key はタスク {taskId} のストリームをすでに開始しています。その応答は再送できず、二重に課金されることはありません。recordInfo でタスクを参照してください。',
+  'compat.model_not_found':
+    'モデル {model} は存在しません。モデル ID は publisher/model/chat の形式です。最も近いチャットモデルは {closest} です。',
+  'compat.model_not_found_none':
+    'モデル {model} は存在しません。モデル ID は publisher/model/chat の形式です。GET /v1/models?modality=text で一覧を取得してください。',
+  'compat.not_chat_model':
+    'モデル {model} はチャットモデルではありません。POST /api/v1/jobs/createTask で使用してください。',
 };

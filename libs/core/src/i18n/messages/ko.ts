@@ -122,4 +122,9 @@ export const ko: MessageCatalog = {
     '{model} 모델은 텍스트 모델이 아닙니다. /api/v1/jobs/stream과 호환 엔드포인트는 텍스트 모델만 제공합니다. createTask를 사용하세요.',
   'stream.replayed':
     '이 Idempotency-Key는 이미 작업 {taskId}의 스트림을 시작했습니다. 그 응답은 다시 보낼 수 없으며 이중으로 청구되지 않습니다. recordInfo로 작업을 조회하세요.',
+  'compat.model_not_found':
+    '{model} 모델이 존재하지 않습니다. 모델 ID는 publisher/model/chat 형식이며, 가장 가까운 채팅 모델은 {closest}입니다.',
+  'compat.model_not_found_none':
+    '{model} 모델이 존재하지 않습니다. 모델 ID는 publisher/model/chat 형식입니다. GET /v1/models?modality=text로 목록을 확인하세요.',
+  'compat.not_chat_model': '{model} 모델은 채팅 모델이 아닙니다. POST /api/v1/jobs/createTask로 사용하세요.',
 };

@@ -121,4 +121,10 @@ export const ptBR: MessageCatalog = {
     'O modelo {model} não é um modelo de texto: /api/v1/jobs/stream e os endpoints de compatibilidade atendem apenas modelos de texto. Use createTask.',
   'stream.replayed':
     'Esta Idempotency-Key já iniciou um stream para a tarefa {taskId}. A resposta não pode ser enviada novamente e nada é cobrado duas vezes: consulte a tarefa com recordInfo.',
+  'compat.model_not_found':
+    'O modelo {model} não existe. Os ids de modelo têm a forma publisher/model/chat; o modelo de chat mais próximo é {closest}.',
+  'compat.model_not_found_none':
+    'O modelo {model} não existe. Os ids de modelo têm a forma publisher/model/chat; liste-os com GET /v1/models?modality=text.',
+  'compat.not_chat_model':
+    'O modelo {model} não é um modelo de chat: use-o com POST /api/v1/jobs/createTask.',
 };

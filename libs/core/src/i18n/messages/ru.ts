@@ -123,4 +123,10 @@ export const ru: MessageCatalog = {
     'Модель {model} не является текстовой: /api/v1/jobs/stream и эндпоинты совместимости обслуживают только текстовые модели. Используйте createTask.',
   'stream.replayed':
     'Этот Idempotency-Key уже запустил поток для задачи {taskId}. Его ответ нельзя отправить повторно, и ничего не списывается дважды: прочитайте задачу через recordInfo.',
+  'compat.model_not_found':
+    'Модель {model} не существует. Идентификаторы моделей имеют вид publisher/model/chat; ближайшая чат-модель — {closest}.',
+  'compat.model_not_found_none':
+    'Модель {model} не существует. Идентификаторы моделей имеют вид publisher/model/chat; получите их список через GET /v1/models?modality=text.',
+  'compat.not_chat_model':
+    'Модель {model} не является чат-моделью: используйте её через POST /api/v1/jobs/createTask.',
 };

@@ -104,4 +104,9 @@ export const zhHant: MessageCatalog = {
     '模型 {model} 不是文字模型：/api/v1/jobs/stream 與相容端點僅提供文字模型。請使用 createTask。',
   'stream.replayed':
     '此 Idempotency-Key 已為任務 {taskId} 啟動串流。其回應無法再次傳送，也不會重複收費：請以 recordInfo 讀取任務。',
+  'compat.model_not_found':
+    '模型 {model} 不存在。模型 ID 的格式為 publisher/model/chat；最接近的聊天模型是 {closest}。',
+  'compat.model_not_found_none':
+    '模型 {model} 不存在。模型 ID 的格式為 publisher/model/chat；請以 GET /v1/models?modality=text 列出。',
+  'compat.not_chat_model': '模型 {model} 不是聊天模型：請透過 POST /api/v1/jobs/createTask 使用。',
 };

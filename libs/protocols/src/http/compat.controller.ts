@@ -1,0 +1,236 @@
+import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import {
+  BusinessCode,
+  CATALOG_PORT,
+  ProviderFailure,
+  TEXT_TASKS,
+  type CatalogPort,
+  type ChatEvent,
+  type TextTasksPort,
+} from '@gen/contracts';
+import { DomainError, negotiateLanguage, translate, type Language, type MessageId } from '@gen/core';
+import { EventStream } from '@gen/edge';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { aggregate, ProtocolError, type ChatResult, type MappedRequest } from '../canonical/text-input';
+import { applyFieldRules } from '../field-handling';
+import {
+  CHAT_COMPLETIONS,
+  GENERATE_CONTENT,
+  MESSAGES,
+  RESPONSES,
+  type CompatCall,
+  type CompatProtocol,
+} from './compat-protocols';
+
+/** Spec, Limits: a non-streamed answer still running after about 30 s is held open with whitespace. */
+export const NON_STREAMED_KEEPALIVE_MS = 30_000;
+
+const header = (request: FastifyRequest, name: string): string | undefined => {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
+};
+
+/** `/v1beta/models/{model}:generateContent` and `:streamGenerateContent`: the model keeps its slashes. */
+const GENERATE_PATH = /^\/v1beta\/models\/(.+):(generateContent|streamGenerateContent)(?:\?|$)/;
+
+/**
+ * The four compatibility protocols over one flow: the protocol's request mapped to the canonical text input,
+ * the model's field rules applied (X-Service-Ignored-Params, X-Service-Adjusted-Params), the task opened like a
+ * stream (validation, hold: TEXT_TASKS) and run where the client is, and the answer written in the protocol's
+ * shapes, streamed or whole. The API key was checked by the edge (Bearer, x-api-key, x-gen-api-key,
+ * x-goog-api-key); errors the edge renders (402, 429, ...) come in the protocol's error shape too.
+ */
+@Controller()
+export class CompatController {
+  constructor(
+    @Inject(TEXT_TASKS) private readonly textTasks: TextTasksPort,
+    @Inject(CATALOG_PORT) private readonly catalog: CatalogPort,
+  ) {}
+
+  @Post('v1/chat/completions')
+  chatCompletions(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown) {
+    return this.serve(CHAT_COMPLETIONS, request, reply, { body, requestId: request.id });
+  }
+
+  @Post('v1/responses')
+  responses(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown) {
+    return this.serve(RESPONSES, request, reply, { body, requestId: request.id });
+  }
+
+  @Post('v1/messages')
+  messages(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown) {
+    return this.serve(MESSAGES, request, reply, { body, requestId: request.id });
+  }
+
+  @Post('v1beta/models/*')
+  generateContent(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown) {
+    const match = GENERATE_PATH.exec(request.url);
+    if (!match) throw new DomainError(BusinessCode.NotFound, 'request.not_found');
+    const alt = new URL(request.url, 'http://x').searchParams.get('alt') ?? undefined;
+    return this.serve(GENERATE_CONTENT, request, reply, {
+      body,
+      urlModel: decodeURIComponent(match[1]!),
+      stream: match[2] === 'streamGenerateContent',
+      ...(alt !== undefined ? { alt } : {}),
+      requestId: request.id,
+    });
+  }
+
+  private async serve(
+    protocol: CompatProtocol,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    call: CompatCall,
+  ): Promise<void> {
+    const principal = request.edge!.principal!;
+    const language = negotiateLanguage(header(request, 'accept-language'), principal.language);
+    const refuse = (error: ProtocolError): void => {
+      reply
+        .status(error.status)
+        .header('content-language', language)
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(protocol.error(error, message(language, error)));
+    };
+    let mapped: MappedRequest;
+    let input: Record<string, unknown>;
+    try {
+      mapped = protocol.map(call);
+      const model = this.catalog.chatModel(mapped.model);
+      if (!model) {
+        const closest = this.catalog.closestChatModel(mapped.model);
+        throw new ProtocolError(
+          404,
+          'model_not_found',
+          closest ? 'compat.model_not_found' : 'compat.model_not_found_none',
+          { model: mapped.model, ...(closest ? { closest } : {}) },
+          'model',
+        );
+      }
+      if (model.modality !== 'text' || !model.text) {
+        throw new ProtocolError(
+          400,
+          'invalid_request',
+          'compat.not_chat_model',
+          { model: model.id },
+          'model',
+        );
+      }
+      const ruled = applyFieldRules(mapped, model.text);
+      input = ruled.input as unknown as Record<string, unknown>;
+      const ignored = [...new Set([...mapped.ignored, ...ruled.ignored])];
+      if (ignored.length) reply.header('x-service-ignored-params', ignored.join(','));
+      if (ruled.adjusted.length) reply.header('x-service-adjusted-params', ruled.adjusted.join(','));
+      mapped = { ...mapped, model: model.id };
+    } catch (error) {
+      if (error instanceof ProtocolError) return refuse(error);
+      throw error;
+    }
+    const opened = await this.textTasks.open({
+      principal,
+      model: mapped.model,
+      input,
+      idempotencyKey: header(request, 'idempotency-key'),
+      requestId: call.requestId,
+    });
+    reply.header('x-service-task-id', opened.taskId);
+    if (!opened.events) {
+      throw new DomainError(BusinessCode.Conflict, 'stream.replayed', { taskId: opened.taskId });
+    }
+    const base = { id: call.requestId, model: mapped.model, created: Math.floor(Date.now() / 1000) };
+    const events = opened.events[Symbol.asyncIterator]();
+    const stream = call.stream ?? mapped.stream;
+    if (stream) return this.streamed(protocol, reply, call, mapped, base, events, language, refuse);
+    return this.whole(protocol, reply, call, mapped, base, events, language, refuse);
+  }
+
+  /** The answer as one body; held open with whitespace (and X-Service-Keepalive: 1) past about 30 s. */
+  private async whole(
+    protocol: CompatProtocol,
+    reply: FastifyReply,
+    call: CompatCall,
+    mapped: MappedRequest,
+    base: Pick<ChatResult, 'id' | 'model' | 'created'>,
+    events: AsyncIterator<ChatEvent>,
+    language: Language,
+    refuse: (error: ProtocolError) => void,
+  ): Promise<void> {
+    const all: ChatEvent[] = [];
+    let held: EventStream | null = null;
+    const timer = setTimeout(() => {
+      held = new EventStream(
+        reply,
+        200,
+        { 'content-type': 'application/json; charset=utf-8', 'x-service-keepalive': '1' },
+        ' ',
+      );
+      void held.write(' ');
+    }, NON_STREAMED_KEEPALIVE_MS);
+    try {
+      for (let step = await events.next(); !step.done; step = await events.next()) all.push(step.value);
+    } catch (error) {
+      clearTimeout(timer);
+      const failure = failureOf(error);
+      const open = held as EventStream | null;
+      if (open) return open.end(JSON.stringify(protocol.error(failure, message(language, failure))));
+      return refuse(failure);
+    }
+    clearTimeout(timer);
+    const body = JSON.stringify(protocol.response(aggregate(all, base), mapped, call));
+    const open = held as EventStream | null;
+    if (open) return open.end(body);
+    reply.header('content-type', 'application/json; charset=utf-8').send(body);
+  }
+
+  /** The answer as the protocol's stream; a failure before the first event is a normal error response. */
+  private async streamed(
+    protocol: CompatProtocol,
+    reply: FastifyReply,
+    call: CompatCall,
+    mapped: MappedRequest,
+    base: Pick<ChatResult, 'id' | 'model' | 'created'>,
+    events: AsyncIterator<ChatEvent>,
+    language: Language,
+    refuse: (error: ProtocolError) => void,
+  ): Promise<void> {
+    let first: IteratorResult<ChatEvent>;
+    try {
+      first = await events.next();
+    } catch (error) {
+      return refuse(failureOf(error));
+    }
+    const writer = protocol.streamWriter(base, mapped, call);
+    const out = new EventStream(reply, 200, {
+      'content-type': protocol.streamContentType(call),
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+    });
+    const all: ChatEvent[] = [];
+    try {
+      for (const frame of writer.start()) await out.write(frame);
+      for (let step = first; !step.done; step = await events.next()) {
+        all.push(step.value);
+        for (const frame of writer.event(step.value)) await out.write(frame);
+      }
+      const frames = writer.end(aggregate(all, base));
+      for (const frame of frames.slice(0, -1)) await out.write(frame);
+      out.end(frames.at(-1));
+    } catch (error) {
+      const failure = failureOf(error);
+      const frames = writer.error(failure, message(language, failure));
+      for (const frame of frames.slice(0, -1)) await out.write(frame);
+      out.end(frames.at(-1));
+    }
+  }
+}
+
+/** A model's failure as the protocol error a client reads: a refusal is 400 content_rejected, else 503. */
+function failureOf(error: unknown): ProtocolError {
+  if (error instanceof ProviderFailure && error.errorCode === 'content_rejected') {
+    return new ProtocolError(400, 'content_rejected', 'task.error.content_rejected');
+  }
+  return new ProtocolError(503, 'upstream_failed', 'task.error.upstream_failed');
+}
+
+function message(language: Language, error: ProtocolError): string {
+  return translate(language, error.messageId as MessageId, error.params);
+}
