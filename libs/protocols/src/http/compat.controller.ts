@@ -199,11 +199,14 @@ export class CompatController {
       return refuse(failureOf(error));
     }
     const writer = protocol.streamWriter(base, mapped, call);
-    const out = new EventStream(reply, 200, {
-      'content-type': protocol.streamContentType(call),
-      'cache-control': 'no-store',
-      'x-accel-buffering': 'no',
-    });
+    const contentType = protocol.streamContentType(call);
+    const out = new EventStream(
+      reply,
+      200,
+      { 'content-type': contentType, 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
+      // A JSON array (generate content without alt=sse) is kept alive with whitespace, which JSON allows.
+      contentType.startsWith('text/event-stream') ? ': keep-alive\n\n' : ' ',
+    );
     const all: ChatEvent[] = [];
     try {
       for (const frame of writer.start()) await out.write(frame);
