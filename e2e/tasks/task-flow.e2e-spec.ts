@@ -127,6 +127,45 @@ describe('the task flow across separate processes (distributed mode)', () => {
     expect(await balance()).toMatchObject({ available: '24.996', held: '0' });
   });
 
+  it('text runs across the fleet: a task in the runner, a stream and a chat completion in the gateway, each settled', async () => {
+    const messages = [{ role: 'user', content: 'distributed hello' }];
+    const created = await call('POST', '/api/v1/jobs/createTask', {
+      model: 'local/echo/chat',
+      input: { messages },
+    });
+    expect(created.status).toBe(202);
+    const queued = await until(
+      (created.json['data'] as Json)['taskId'] as string,
+      (t) => t['settled'] === true,
+    );
+    expect(queued).toMatchObject({ state: 'succeeded', output: { text: 'Echo: distributed hello' } });
+
+    const streamed = await fetch(`${gateway.baseUrl}/api/v1/jobs/stream`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'local/echo/chat', input: { messages } }),
+    });
+    expect(streamed.status).toBe(200);
+    const body = await streamed.text();
+    expect(body.endsWith('data: [DONE]\n\n')).toBe(true);
+    const streamedTask = await until(
+      streamed.headers.get('x-service-task-id')!,
+      (t) => t['settled'] === true,
+    );
+    expect(streamedTask).toMatchObject({ state: 'succeeded', output: { text: 'Echo: distributed hello' } });
+
+    const completion = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'local/echo/chat', messages }),
+    });
+    expect(completion.status).toBe(200);
+    const answer = (await completion.json()) as { choices: { message: { content: string } }[] };
+    expect(answer.choices[0]!.message.content).toBe('Echo: distributed hello');
+    const completed = await until(completion.headers.get('x-service-task-id')!, (t) => t['settled'] === true);
+    expect(Number(completed['cost'])).toBeGreaterThan(0);
+  });
+
   it('the webhooks app sends the signed callback of a finished task', async () => {
     const got: { headers: Record<string, unknown>; body: string }[] = [];
     const host = `127.0.0.${10 + Math.floor(Math.random() * 200)}`;

@@ -52,6 +52,7 @@ describe('the compatibility endpoints through the official SDKs', () => {
         user: 'someone',
       })
       .withResponse();
+    expect(response.status).toBe(200);
     expect(data.object).toBe('chat.completion');
     expect(data.choices[0]!.message.content).toBe('Echo: hello there');
     expect(data.choices[0]!.finish_reason).toBe('stop');

@@ -178,7 +178,7 @@ export class CompatController {
     const body = JSON.stringify(protocol.response(aggregate(all, base), mapped, call));
     const open = held as EventStream | null;
     if (open) return open.end(body);
-    reply.header('content-type', 'application/json; charset=utf-8').send(body);
+    reply.status(200).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 
   /** The answer as the protocol's stream; a failure before the first event is a normal error response. */

@@ -1,0 +1,117 @@
+import { startEmbedded, type Embedded } from './testing/embedded-harness';
+
+type Json = Record<string, unknown>;
+
+jest.setTimeout(60_000);
+
+/** What the SDKs hide: raw frames, headers, the JSON-array stream, error shapes before any byte. */
+describe('the compatibility endpoints over raw HTTP', () => {
+  let app: Embedded;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    app = await startEmbedded({ LOG_LEVEL: 'silent', RATE_LIMIT_BURST: '2000' });
+    auth = await customer('1');
+  });
+  afterAll(() => app.close());
+
+  async function customer(credit: string) {
+    const { accountId } = (await app.admin('POST', '/admin/v1/accounts', { name: 'raw', credit })) as {
+      accountId: string;
+    };
+    const { apiKey } = (await app.admin('POST', `/admin/v1/accounts/${accountId}/keys`, {})) as {
+      apiKey: string;
+    };
+    return { authorization: `Bearer ${apiKey}` };
+  }
+
+  const messages = [{ role: 'user', content: 'raw words here' }];
+
+  it('a chat stream with include_usage: usage null on every chunk but the last, one finish_reason, then [DONE]', async () => {
+    const reply = await app.call('POST', '/v1/chat/completions', {
+      headers: auth,
+      body: { model: 'local/echo/chat', messages, stream: true, stream_options: { include_usage: true } },
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const data = reply.text
+      .split('\n\n')
+      .filter((b) => b.startsWith('data: '))
+      .map((b) => b.slice(6));
+    expect(data.at(-1)).toBe('[DONE]');
+    const chunks = data.slice(0, -1).map((d) => JSON.parse(d) as Json);
+    const requestId = reply.headers.get('x-request-id')!;
+    expect(
+      chunks.every((c) => c['id'] === `chatcmpl-${requestId}` && c['object'] === 'chat.completion.chunk'),
+    ).toBe(true);
+    const last = chunks.at(-1)!;
+    expect(last['choices']).toEqual([]);
+    expect(last['usage']).toMatchObject({ completion_tokens: 5 });
+    expect(chunks.slice(0, -1).every((c) => c['usage'] === null)).toBe(true);
+    const finishes = chunks.flatMap((c) =>
+      (c['choices'] as { finish_reason: unknown }[]).filter((x) => x.finish_reason),
+    );
+    expect(finishes).toHaveLength(1);
+  });
+
+  it('generate content without alt=sse streams one JSON array', async () => {
+    const reply = await app.call('POST', '/v1beta/models/local/echo/chat:streamGenerateContent', {
+      headers: { 'x-goog-api-key': auth['authorization']!.slice(7) },
+      body: { contents: [{ role: 'user', parts: [{ text: 'array please' }] }] },
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const chunks = JSON.parse(reply.text) as { candidates?: { content: { parts: { text?: string }[] } }[] }[];
+    const text = chunks
+      .flatMap((c) => c.candidates ?? [])
+      .flatMap((c) => c.content.parts.map((p) => p.text ?? ''));
+    expect(text.join('')).toBe('Echo: array please');
+  });
+
+  it('402 in each protocol before any byte when the balance cannot cover the hold; nothing is held', async () => {
+    const poor = await customer('0');
+    const chat = await app.call('POST', '/v1/chat/completions', {
+      headers: poor,
+      body: { model: 'local/echo/chat', messages },
+    });
+    expect(chat.status).toBe(402);
+    expect((chat.json['error'] as Json)['type']).toBe('insufficient_quota');
+    const anthropic = await app.call('POST', '/v1/messages', {
+      headers: { 'x-api-key': poor['authorization']!.slice(7) },
+      body: { model: 'local/echo/chat', max_tokens: 10, messages },
+    });
+    expect(anthropic.status).toBe(402);
+    expect(anthropic.json).toMatchObject({ type: 'error', error: { type: 'billing_error' } });
+    const google = await app.call('POST', '/v1beta/models/local/echo/chat:generateContent', {
+      headers: { 'x-goog-api-key': poor['authorization']!.slice(7) },
+      body: { contents: [{ role: 'user', parts: [{ text: 'x' }] }] },
+    });
+    expect(google.status).toBe(402);
+    expect(google.json).toMatchObject({ error: { code: 402, status: 'FAILED_PRECONDITION' } });
+  });
+
+  it('a key in the query string stays refused; paths that do not exist answer 404 in the protocol shape', async () => {
+    const key = auth['authorization']!.slice(7);
+    const query = await app.call('POST', `/v1beta/models/local/echo/chat:generateContent?key=${key}`, {
+      body: { contents: [{ role: 'user', parts: [{ text: 'x' }] }] },
+    });
+    expect(query.status).toBe(401);
+    const embeddings = await app.call('POST', '/v1/embeddings', { headers: auth, body: { input: 'x' } });
+    expect(embeddings.status).toBe(404);
+    expect(embeddings.json).toMatchObject({ error: { type: 'not_found_error' } });
+  });
+
+  it('a refused parameter names its protocol path; the task never exists', async () => {
+    const reply = await app.call('POST', '/v1/messages', {
+      headers: auth,
+      body: {
+        model: 'local/echo/chat',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: [{ type: 'document', source: { type: 'text', data: 'x' } }] }],
+      },
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.json).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    expect(reply.headers.get('x-service-task-id')).toBeNull();
+  });
+});
