@@ -10,7 +10,7 @@ describe('the compatibility endpoints over raw HTTP', () => {
   let auth: Record<string, string>;
 
   beforeAll(async () => {
-    app = await startEmbedded({ LOG_LEVEL: 'silent', RATE_LIMIT_BURST: '2000' });
+    app = await startEmbedded({ LOG_LEVEL: 'silent', RATE_LIMIT_BURST: '2000', TEXT_KEEPALIVE_MS: '300' });
     auth = await customer('1');
   });
   afterAll(() => app.close());
@@ -99,6 +99,38 @@ describe('the compatibility endpoints over raw HTTP', () => {
     const embeddings = await app.call('POST', '/v1/embeddings', { headers: auth, body: { input: 'x' } });
     expect(embeddings.status).toBe(404);
     expect(embeddings.json).toMatchObject({ error: { type: 'not_found_error' } });
+  });
+
+  it('a whole answer running past TEXT_KEEPALIVE_MS is held open with whitespace, then the JSON body', async () => {
+    const reply = await app.call('POST', '/v1/chat/completions', {
+      headers: auth,
+      body: { model: 'local/echo/chat', messages: [{ role: 'user', content: 'slow [[delay_ms:900]] one' }] },
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('x-service-keepalive')).toBe('1');
+    expect(reply.text).toMatch(/^ +\{/);
+    expect(JSON.parse(reply.text)).toMatchObject({ choices: [{ message: { content: 'Echo: slow one' } }] });
+    const quick = await app.call('POST', '/v1/chat/completions', {
+      headers: auth,
+      body: { model: 'local/echo/chat', messages: [{ role: 'user', content: 'quick' }] },
+    });
+    expect(quick.headers.get('x-service-keepalive')).toBeNull();
+    expect(quick.text.startsWith('{')).toBe(true);
+  });
+
+  it('a failure after the keep-alive started is an error object inside the 200 body', async () => {
+    const reply = await app.call('POST', '/v1/chat/completions', {
+      headers: auth,
+      body: {
+        model: 'local/echo/chat',
+        messages: [
+          { role: 'user', content: 'slow [[delay_ms:900]] then [[simulate:stream_cut]] it breaks here' },
+        ],
+      },
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('x-service-keepalive')).toBe('1');
+    expect(JSON.parse(reply.text)).toMatchObject({ error: { code: 'upstream_failed' } });
   });
 
   it('a refused parameter names its protocol path; the task never exists', async () => {

@@ -144,6 +144,13 @@ export const ConfigSchema = Type.Object(
           'Comma-separated CIDRs that callback URLs may resolve to despite the public-address rule (on-premise receivers, tests).',
       }),
     ),
+    TEXT_KEEPALIVE_MS: Type.Integer({
+      minimum: 100,
+      maximum: 600000,
+      default: 30000,
+      description:
+        'How long a non-streamed compatibility answer may run before its response is held open with whitespace and X-Service-Keepalive: 1 (spec: about 30 seconds).',
+    }),
     PROVIDER_ALLOW_PRIVATE_CIDRS: Type.Optional(
       Type.String({
         description:

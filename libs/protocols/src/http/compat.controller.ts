@@ -8,7 +8,15 @@ import {
   type ChatEvent,
   type TextTasksPort,
 } from '@gen/contracts';
-import { DomainError, negotiateLanguage, translate, type Language, type MessageId } from '@gen/core';
+import {
+  APP_CONFIG,
+  DomainError,
+  negotiateLanguage,
+  translate,
+  type AppConfig,
+  type Language,
+  type MessageId,
+} from '@gen/core';
 import { EventStream } from '@gen/edge';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { aggregate, ProtocolError, type ChatResult, type MappedRequest } from '../canonical/text-input';
@@ -21,9 +29,6 @@ import {
   type CompatCall,
   type CompatProtocol,
 } from './compat-protocols';
-
-/** Spec, Limits: a non-streamed answer still running after about 30 s is held open with whitespace. */
-export const NON_STREAMED_KEEPALIVE_MS = 30_000;
 
 const header = (request: FastifyRequest, name: string): string | undefined => {
   const value = request.headers[name];
@@ -45,6 +50,7 @@ export class CompatController {
   constructor(
     @Inject(TEXT_TASKS) private readonly textTasks: TextTasksPort,
     @Inject(CATALOG_PORT) private readonly catalog: CatalogPort,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Post('v1/chat/completions')
@@ -164,7 +170,8 @@ export class CompatController {
         ' ',
       );
       void held.write(' ');
-    }, NON_STREAMED_KEEPALIVE_MS);
+      // Spec, Limits: a non-streamed answer still running after about 30 s (TEXT_KEEPALIVE_MS).
+    }, this.config.TEXT_KEEPALIVE_MS);
     try {
       for (let step = await events.next(); !step.done; step = await events.next()) all.push(step.value);
     } catch (error) {
