@@ -9,8 +9,6 @@ import {
   type EventEnvelope,
   type ExecutionAsset,
   type ExecutionUsage,
-  type ChatEvent,
-  type ExecutionText,
   type MediaResult,
   type ModelRoutesPort,
   type ProviderPort,
