@@ -1,12 +1,10 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   ExecutionEventType,
-  IdPrefix,
   MODEL_ROUTES,
   PROVIDER_PORT,
   ProviderFailure,
   Topics,
-  type EventEnvelope,
   type ExecutionAsset,
   type ExecutionUsage,
   type MediaResult,
@@ -14,8 +12,9 @@ import {
   type ProviderPort,
   type TaskCreatedPayload,
 } from '@gen/contracts';
-import { CLOCK, LOGGER, newId, type Clock, type Logger } from '@gen/core';
+import { CLOCK, LOGGER, type Clock, type Logger } from '@gen/core';
 import { EVENT_BUS, type EventBus } from '@gen/messaging';
+import { executionReport } from './execution-report';
 import { measuredUsage, probeMedia, type MediaFacts } from '@gen/providers';
 import { RunChatUseCase } from './run-chat.use-case';
 import { OBJECT_STORAGE, type ObjectStorage } from '@gen/storage';
@@ -198,16 +197,8 @@ export class ExecuteTaskUseCase {
     type: string,
     payload: unknown,
   ): Promise<void> {
-    const event: EventEnvelope = {
-      id: newId(IdPrefix.event),
-      type,
-      version: 1,
-      key: task.taskId,
-      occurredAt: this.clock.now().toISOString(),
-      correlationId: cause.correlationId,
-      causationId: cause.causationId,
-      payload,
-    };
-    return this.bus.publish(Topics.taskExecution, [event]);
+    return this.bus.publish(Topics.taskExecution, [
+      executionReport(task, cause, type, payload, this.clock.now()),
+    ]);
   }
 }

@@ -1,21 +1,20 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   ExecutionEventType,
-  IdPrefix,
   PROVIDER_PORT,
   ProviderFailure,
   Topics,
   type ChatEvent,
   type ChatExecutionPort,
-  type EventEnvelope,
   type ExecutionCause,
   type ExecutionText,
   type ExecutionUsage,
   type ProviderPort,
   type TaskCreatedPayload,
 } from '@gen/contracts';
-import { CLOCK, LOGGER, newId, type Clock, type Logger } from '@gen/core';
+import { CLOCK, LOGGER, type Clock, type Logger } from '@gen/core';
 import { EVENT_BUS, type EventBus } from '@gen/messaging';
+import { executionReport } from './execution-report';
 import { chatRequestOf } from '@gen/providers';
 
 /**
@@ -74,17 +73,9 @@ export class RunChatUseCase implements ChatExecutionPort {
     type: string,
     payload: unknown,
   ): Promise<void> {
-    const event: EventEnvelope = {
-      id: newId(IdPrefix.event),
-      type,
-      version: 1,
-      key: task.taskId,
-      occurredAt: this.clock.now().toISOString(),
-      correlationId: cause.correlationId,
-      causationId: cause.causationId,
-      payload,
-    };
-    return this.bus.publish(Topics.taskExecution, [event]);
+    return this.bus.publish(Topics.taskExecution, [
+      executionReport(task, cause, type, payload, this.clock.now()),
+    ]);
   }
 }
 
