@@ -133,6 +133,29 @@ describe('the compatibility endpoints over raw HTTP', () => {
     expect(JSON.parse(reply.text)).toMatchObject({ error: { code: 'upstream_failed' } });
   });
 
+  it('multipart is taken on /v1/videos only; a file part there is refused by name', async () => {
+    const boundary = 'xYzBoundary';
+    const form = (parts: string[]) =>
+      parts.map((p) => `--${boundary}\r\n${p}\r\n`).join('') + `--${boundary}--\r\n`;
+    const headers = { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` };
+    const chat = await app.call('POST', '/v1/chat/completions', {
+      headers,
+      rawBody: form(['Content-Disposition: form-data; name="model"\r\n\r\nlocal/echo/chat']),
+    });
+    expect(chat.status).toBe(400);
+    expect(chat.json).toMatchObject({ error: { type: 'invalid_request_error' } });
+    const file = await app.call('POST', '/v1/videos', {
+      headers,
+      rawBody: form([
+        'Content-Disposition: form-data; name="model"\r\n\r\nlocal/reel',
+        'Content-Disposition: form-data; name="prompt"\r\n\r\na reel',
+        'Content-Disposition: form-data; name="input_reference"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nPNG',
+      ]),
+    });
+    expect(file.status).toBe(400);
+    expect(file.json).toMatchObject({ error: { code: 'unsupported_parameter', param: 'input_reference' } });
+  });
+
   it('a refused parameter names its protocol path; the task never exists', async () => {
     const reply = await app.call('POST', '/v1/messages', {
       headers: auth,

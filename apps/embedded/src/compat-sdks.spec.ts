@@ -200,4 +200,40 @@ describe('the compatibility endpoints through the official SDKs', () => {
     }
     expect(text).toBe('Echo: stream gemini');
   });
+
+  it('openai videos: create a video task, poll it, download its content', async () => {
+    const client = openai();
+    const { data: video, response } = await client.videos
+      .create({
+        model: 'local/reel',
+        prompt: 'a short reel',
+        seconds: '4' as never,
+        size: '320x240' as never,
+      })
+      .withResponse();
+    expect(video).toMatchObject({ object: 'video', model: 'local/reel', seconds: '4', size: '320x240' });
+    expect(video.id).toBe(response.headers.get('x-service-task-id'));
+    let current = video;
+    const until = Date.now() + 30_000;
+    while (current.status !== 'completed') {
+      if (current.status === 'failed' || Date.now() > until) throw new Error(JSON.stringify(current));
+      await new Promise((r) => setTimeout(r, 100));
+      current = await client.videos.retrieve(video.id);
+    }
+    expect(current.progress).toBe(100);
+    const content = await client.videos.downloadContent(video.id);
+    const bytes = Buffer.from(await content.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString('latin1')).toBe('RIFF');
+    const task = await settled(video.id);
+    expect(task).toMatchObject({ state: 'succeeded', cost: task['estimatedCost'] });
+
+    const notVideo = await client.videos
+      .create({ model: 'local/sketch', prompt: 'x' })
+      .catch((error: unknown) => error);
+    expect(notVideo).toMatchObject({ status: 400, param: 'model' });
+    const missing = await client.videos
+      .retrieve('job_01J0000000000000000000000Z')
+      .catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(OpenAI.NotFoundError);
+  });
 });

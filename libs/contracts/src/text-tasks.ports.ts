@@ -57,3 +57,28 @@ export interface TextTasksPort {
   open(command: OpenTextTaskCommand): Promise<OpenedTextTask>;
 }
 export const TEXT_TASKS = Symbol('TextTasks');
+
+/** A task as the compatibility layer shows it (the `/v1/videos` objects): the record's fields it needs. */
+export interface TaskView {
+  readonly taskId: string;
+  readonly model: string;
+  readonly state: string;
+  readonly input?: Record<string, unknown>;
+  readonly output?: {
+    readonly assets: readonly { readonly key: string; readonly mime: string; readonly url?: string }[];
+  };
+  readonly errorCode?: string;
+  readonly errorMessage?: string;
+  readonly createdAt: string;
+  readonly completedAt?: string;
+}
+
+/**
+ * Tasks for the compatibility endpoints that are not text (implemented by the tasks domain): createTask's
+ * checks and hold, and the record of a task of the calling key (404 for any other).
+ */
+export interface CompatTasksPort {
+  create(command: Omit<OpenTextTaskCommand, 'quoteId' | 'expectedCost' | 'callBackUrl'>): Promise<TaskView>;
+  get(principal: ApiKeyPrincipal, taskId: string, language: string): Promise<TaskView>;
+}
+export const COMPAT_TASKS = Symbol('CompatTasks');

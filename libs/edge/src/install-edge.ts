@@ -18,6 +18,7 @@ import {
 } from '@gen/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, compatApiKey, nativeApiKey, refuseQueryCredential } from './credentials';
+import { installFormFields } from './form-fields';
 import type { EdgeState } from './edge-state';
 import type { RateDecision, RateLimitStore, TokenBucketPolicy } from './rate-limit';
 import { routeFamily, usesEnvelope } from './route-family';
@@ -146,6 +147,7 @@ const SUCCESS = Object.fromEntries(
  */
 export function installEdge(fastify: FastifyInstance, deps: EdgeDependencies): void {
   fastify.removeContentTypeParser('text/plain');
+  installFormFields(fastify);
   fastify.setChildLoggerFactory((logger, bindings, options) =>
     lazyChildLogger(logger as Logger, bindings, options),
   );

@@ -5,3 +5,4 @@ export * from './responses';
 export * from './messages';
 export * from './generate-content';
 export * from './http/compat.module';
+export * from './videos';

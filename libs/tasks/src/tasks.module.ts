@@ -19,7 +19,8 @@ import { ListTasksUseCase } from './use-cases/list-tasks.use-case';
 import { PurgeTaskUseCase } from './use-cases/purge-task.use-case';
 import { RetryTaskUseCase } from './use-cases/retry-task.use-case';
 import { OpenTextTaskUseCase } from './use-cases/open-text-task.use-case';
-import { TEXT_TASKS } from '@gen/contracts';
+import { COMPAT_TASKS, TEXT_TASKS } from '@gen/contracts';
+import { CompatTasksUseCase } from './use-cases/compat-tasks.use-case';
 
 export interface TasksModuleOptions {
   /** The quote signing key (QUOTE_SIGNING_KEY, or a key kept in DATA_DIR). */
@@ -62,17 +63,22 @@ export class TasksModule {
       ListTasksUseCase,
       GetUsageUseCase,
       ...(options.http
-        ? [OpenTextTaskUseCase, { provide: TEXT_TASKS, useExisting: OpenTextTaskUseCase }]
+        ? [
+            OpenTextTaskUseCase,
+            { provide: TEXT_TASKS, useExisting: OpenTextTaskUseCase },
+            CompatTasksUseCase,
+            { provide: COMPAT_TASKS, useExisting: CompatTasksUseCase },
+          ]
         : []),
       ...(options.workers ? [TaskFlowWorker] : []),
     ];
     return {
       module: TasksModule,
-      // TEXT_TASKS reaches the compatibility endpoints without one library importing the other.
+      // TEXT_TASKS and COMPAT_TASKS reach the compatibility endpoints without one library importing the other.
       global: true,
       controllers: options.http ? [TasksController] : [],
       providers,
-      exports: [ExpireTasksUseCase, PurgeTaskUseCase, ...(options.http ? [TEXT_TASKS] : [])],
+      exports: [ExpireTasksUseCase, PurgeTaskUseCase, ...(options.http ? [TEXT_TASKS, COMPAT_TASKS] : [])],
     };
   }
 }

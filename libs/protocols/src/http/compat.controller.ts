@@ -1,11 +1,13 @@
-import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import {
   BusinessCode,
   CATALOG_PORT,
+  COMPAT_TASKS,
   ProviderFailure,
   TEXT_TASKS,
   type CatalogPort,
   type ChatEvent,
+  type CompatTasksPort,
   type TextTasksPort,
 } from '@gen/contracts';
 import {
@@ -21,6 +23,7 @@ import { EventStream } from '@gen/edge';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { aggregate, ProtocolError, type ChatResult, type MappedRequest } from '../canonical/text-input';
 import { applyFieldRules } from '../field-handling';
+import { mapVideoRequest, writeVideo } from '../videos';
 import {
   CHAT_COMPLETIONS,
   GENERATE_CONTENT,
@@ -51,7 +54,81 @@ export class CompatController {
     @Inject(TEXT_TASKS) private readonly textTasks: TextTasksPort,
     @Inject(CATALOG_PORT) private readonly catalog: CatalogPort,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(COMPAT_TASKS) private readonly tasks: CompatTasksPort,
   ) {}
+
+  /** POST /v1/videos: a task of a video model, in OpenAI's Video shape (the spec leaves the shapes open). */
+  @Post('v1/videos')
+  @HttpCode(200)
+  async createVideo(
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Body() body: unknown,
+  ) {
+    const principal = request.edge!.principal!;
+    const language = negotiateLanguage(header(request, 'accept-language'), principal.language);
+    try {
+      const mapped = mapVideoRequest(body);
+      const model = this.catalog.chatModel(mapped.model);
+      if (!model || model.modality !== 'video') {
+        throw new ProtocolError(
+          400,
+          'invalid_request',
+          'compat.not_video_model',
+          { model: mapped.model },
+          'model',
+        );
+      }
+      const task = await this.tasks.create({
+        principal,
+        model: model.id,
+        input: mapped.input,
+        idempotencyKey: header(request, 'idempotency-key'),
+        requestId: request.id,
+      });
+      reply.header('x-service-task-id', task.taskId);
+      return writeVideo(task);
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
+      reply.status(error.status).header('content-language', language);
+      return CHAT_COMPLETIONS.error(error, message(language, error));
+    }
+  }
+
+  /** GET /v1/videos/{id}: the task as a Video; any id that is not a video task of this key is 404. */
+  @Get('v1/videos/:id')
+  async getVideo(@Req() request: FastifyRequest, @Param('id') id: string) {
+    return writeVideo(await this.videoTask(request, id));
+  }
+
+  /** GET /v1/videos/{id}/content: a redirect to the stored file's short-lived signed URL once completed. */
+  @Get('v1/videos/:id/content')
+  async videoContent(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Param('id') id: string) {
+    const task = await this.videoTask(request, id);
+    const url = task.output?.assets.find((asset) => asset.url !== undefined)?.url;
+    if (!url) {
+      const principal = request.edge!.principal!;
+      const language = negotiateLanguage(header(request, 'accept-language'), principal.language);
+      const error = new ProtocolError(404, 'not_found', 'compat.video_not_ready', {
+        id,
+        status: String(writeVideo(task)['status']),
+      });
+      return reply
+        .status(404)
+        .header('content-language', language)
+        .send(CHAT_COMPLETIONS.error(error, message(language, error)));
+    }
+    return reply.status(302).header('location', url).send();
+  }
+
+  private async videoTask(request: FastifyRequest, id: string) {
+    const principal = request.edge!.principal!;
+    const task = await this.tasks.get(principal, id, principal.language ?? 'en');
+    if (this.catalog.chatModel(task.model)?.modality !== 'video') {
+      throw new DomainError(BusinessCode.NotFound, 'task.not_found');
+    }
+    return task;
+  }
 
   @Post('v1/chat/completions')
   chatCompletions(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown) {

@@ -137,4 +137,7 @@ export const de: MessageCatalog = {
     'Das Modell {model} existiert nicht. Modell-IDs haben die Form publisher/model/chat; listen Sie sie mit GET /v1/models?modality=text auf.',
   'compat.not_chat_model':
     'Das Modell {model} ist kein Chatmodell: Verwenden Sie es mit POST /api/v1/jobs/createTask.',
+  'compat.not_video_model':
+    'Das Modell {model} ist kein Videomodell: /v1/videos erstellt nur Aufgaben von Videomodellen.',
+  'compat.video_not_ready': 'Das Video {id} hat noch keinen Inhalt (Status {status}).',
 };

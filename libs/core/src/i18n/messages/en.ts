@@ -124,6 +124,9 @@ export const en = {
   'compat.model_not_found_none':
     'The model {model} does not exist. Model ids look like publisher/model/chat; list them with GET /v1/models?modality=text.',
   'compat.not_chat_model': 'The model {model} is not a chat model: use it with POST /api/v1/jobs/createTask.',
+  'compat.not_video_model':
+    'The model {model} is not a video model: /v1/videos makes tasks of video models only.',
+  'compat.video_not_ready': 'The video {id} has no content yet (status {status}).',
 } as const;
 
 export type MessageId = keyof typeof en;

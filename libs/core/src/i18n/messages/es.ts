@@ -128,4 +128,7 @@ export const es: MessageCatalog = {
     'El modelo {model} no existe. Los ids de modelo tienen la forma publisher/model/chat; lístelos con GET /v1/models?modality=text.',
   'compat.not_chat_model':
     'El modelo {model} no es un modelo de chat: úselo con POST /api/v1/jobs/createTask.',
+  'compat.not_video_model':
+    'El modelo {model} no es un modelo de vídeo: /v1/videos solo crea tareas de modelos de vídeo.',
+  'compat.video_not_ready': 'El vídeo {id} aún no tiene contenido (estado {status}).',
 };

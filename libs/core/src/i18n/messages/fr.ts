@@ -133,4 +133,7 @@ export const fr: MessageCatalog = {
     "Le modèle {model} n'existe pas. Les identifiants de modèle ont la forme publisher/model/chat ; listez-les avec GET /v1/models?modality=text.",
   'compat.not_chat_model':
     "Le modèle {model} n'est pas un modèle de chat : utilisez-le avec POST /api/v1/jobs/createTask.",
+  'compat.not_video_model':
+    "Le modèle {model} n'est pas un modèle vidéo : /v1/videos ne crée que des tâches de modèles vidéo.",
+  'compat.video_not_ready': "La vidéo {id} n'a pas encore de contenu (statut {status}).",
 };

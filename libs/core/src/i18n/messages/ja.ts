@@ -134,4 +134,7 @@ export const ja: MessageCatalog = {
     'モデル {model} は存在しません。モデル ID は publisher/model/chat の形式です。GET /v1/models?modality=text で一覧を取得してください。',
   'compat.not_chat_model':
     'モデル {model} はチャットモデルではありません。POST /api/v1/jobs/createTask で使用してください。',
+  'compat.not_video_model':
+    'モデル {model} は動画モデルではありません。/v1/videos は動画モデルのタスクのみ作成します。',
+  'compat.video_not_ready': '動画 {id} にはまだコンテンツがありません（状態 {status}）。',
 };

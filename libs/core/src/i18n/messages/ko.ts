@@ -127,4 +127,7 @@ export const ko: MessageCatalog = {
   'compat.model_not_found_none':
     '{model} 모델이 존재하지 않습니다. 모델 ID는 publisher/model/chat 형식입니다. GET /v1/models?modality=text로 목록을 확인하세요.',
   'compat.not_chat_model': '{model} 모델은 채팅 모델이 아닙니다. POST /api/v1/jobs/createTask로 사용하세요.',
+  'compat.not_video_model':
+    '{model} 모델은 동영상 모델이 아닙니다. /v1/videos는 동영상 모델의 작업만 만듭니다.',
+  'compat.video_not_ready': '동영상 {id}에는 아직 콘텐츠가 없습니다(상태 {status}).',
 };

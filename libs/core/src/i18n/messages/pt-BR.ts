@@ -127,4 +127,7 @@ export const ptBR: MessageCatalog = {
     'O modelo {model} não existe. Os ids de modelo têm a forma publisher/model/chat; liste-os com GET /v1/models?modality=text.',
   'compat.not_chat_model':
     'O modelo {model} não é um modelo de chat: use-o com POST /api/v1/jobs/createTask.',
+  'compat.not_video_model':
+    'O modelo {model} não é um modelo de vídeo: /v1/videos cria apenas tarefas de modelos de vídeo.',
+  'compat.video_not_ready': 'O vídeo {id} ainda não tem conteúdo (status {status}).',
 };

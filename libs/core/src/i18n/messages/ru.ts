@@ -129,4 +129,7 @@ export const ru: MessageCatalog = {
     'Модель {model} не существует. Идентификаторы моделей имеют вид publisher/model/chat; получите их список через GET /v1/models?modality=text.',
   'compat.not_chat_model':
     'Модель {model} не является чат-моделью: используйте её через POST /api/v1/jobs/createTask.',
+  'compat.not_video_model':
+    'Модель {model} не является видеомоделью: /v1/videos создаёт задачи только видеомоделей.',
+  'compat.video_not_ready': 'У видео {id} пока нет содержимого (статус {status}).',
 };

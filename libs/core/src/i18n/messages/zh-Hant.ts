@@ -109,4 +109,6 @@ export const zhHant: MessageCatalog = {
   'compat.model_not_found_none':
     '模型 {model} 不存在。模型 ID 的格式為 publisher/model/chat；請以 GET /v1/models?modality=text 列出。',
   'compat.not_chat_model': '模型 {model} 不是聊天模型：請透過 POST /api/v1/jobs/createTask 使用。',
+  'compat.not_video_model': '模型 {model} 不是影片模型：/v1/videos 僅建立影片模型的任務。',
+  'compat.video_not_ready': '影片 {id} 尚無內容（狀態 {status}）。',
 };

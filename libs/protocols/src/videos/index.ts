@@ -1,0 +1,1 @@
+export { mapVideoRequest, writeVideo, type MappedVideoRequest } from './videos';
