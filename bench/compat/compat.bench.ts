@@ -26,7 +26,8 @@ import { pgliteDirIn } from '@gen/persistence';
 import { createHttpApp } from '@gen/platform';
 import { createScratchPostgres, seedPglite, type ScratchDatabase } from '@gen/testing';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Client } from 'pg';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -69,6 +70,32 @@ function writeCatalog(upstreamBaseUrl: string): string {
   return file;
 }
 
+/**
+ * Counts the SQL statements this process sends to PostgreSQL (every pg client's `query`, which Prisma's pg
+ * adapter, the outbox and billing all go through) and answers any IPC message with the count: the bench prints
+ * statements per request. Bench instrumentation only; PGlite's statements are not counted.
+ */
+function countStatements(): void {
+  let statements = 0;
+  const query = Client.prototype.query as (...args: unknown[]) => unknown;
+  (Client.prototype as { query: (...args: unknown[]) => unknown }).query = function (
+    this: Client,
+    ...args: unknown[]
+  ) {
+    statements += 1;
+    return query.apply(this, args);
+  };
+  process.on('message', () => process.send!(statements));
+}
+
+/** The statements a service child has sent so far (see `countStatements`). */
+function statementsOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolveCount) => {
+    child.once('message', (count: number) => resolveCount(count));
+    child.send('statements');
+  });
+}
+
 interface Ready {
   readonly url: string;
   readonly apiKey: string;
@@ -80,6 +107,7 @@ interface Ready {
  * reaches (so the limiter runs on every request but never refuses: it is not what is measured).
  */
 async function serveService(database: string, catalogFile: string): Promise<Ready> {
+  countStatements();
   const dataDir = mkdtempSync(join(tmpdir(), 'gts-bench-compat-'));
   let scratch: ScratchDatabase | undefined;
   if (database === 'postgres') scratch = await createScratchPostgres();
@@ -151,8 +179,10 @@ async function freePort(): Promise<number> {
 async function startPortkey(): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
   const script = resolve('node_modules/@portkey-ai/gateway/build/start-server.js');
+  // Its log (a stack per failed request) goes to a file, not between the bench's figures.
+  const log = openSync(join(mkdtempSync(join(tmpdir(), 'gts-bench-portkey-')), 'portkey.log'), 'w');
   const child = spawn(process.execPath, [script, `--port=${port}`, '--headless'], {
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', log, log],
   });
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
@@ -181,6 +211,8 @@ interface Measured {
   readonly target: ChatTarget;
   /** The process answering: its CPU per request is printed. */
   readonly pid: number;
+  /** A service on PostgreSQL: its SQL statements per request are printed. */
+  readonly statements?: ChildProcess;
 }
 
 interface Figures {
@@ -190,6 +222,7 @@ interface Figures {
   ttft50: number;
   ttft99: number;
   cpuPerRequest: number;
+  statementsPerRequest?: number;
   errors: number;
   problem?: string;
 }
@@ -205,13 +238,18 @@ async function scenario(
 ): Promise<Figures[]> {
   const loads: Load[][] = measured.map(() => []);
   const cpu: number[] = measured.map(() => 0);
+  const statements: number[] = measured.map(() => 0);
   for (const m of measured) await load(m.target, stream, concurrency, 1, expected, 'word0'); // warm-up
   for (let r = 0; r < rounds; r += 1) {
     const order = measured.map((_, k) => (r % 2 === 0 ? k : measured.length - 1 - k));
     for (const k of order) {
-      const before = cpuMicros(measured[k]!.pid);
-      loads[k]!.push(await load(measured[k]!.target, stream, concurrency, seconds, expected, 'word0'));
-      cpu[k]! += cpuMicros(measured[k]!.pid) - before;
+      const m = measured[k]!;
+      const before = cpuMicros(m.pid);
+      const statementsBefore = m.statements ? await statementsOf(m.statements) : 0;
+      loads[k]!.push(await load(m.target, stream, concurrency, seconds, expected, 'word0'));
+      cpu[k]! += cpuMicros(m.pid) - before;
+      // Settlement may lag the answer by a little: the count is read after the load, at once.
+      if (m.statements) statements[k]! += (await statementsOf(m.statements)) - statementsBefore;
     }
   }
   return loads.map((runs, k) => {
@@ -224,7 +262,10 @@ async function scenario(
       p99: quantile(totals, 0.99),
       ttft50: quantile(firstTokens, 0.5),
       ttft99: quantile(firstTokens, 0.99),
-      cpuPerRequest: cpu[k]! / Math.max(1, totals.length),
+      cpuPerRequest: totals.length ? cpu[k]! / totals.length : NaN,
+      ...(measured[k]!.statements
+        ? { statementsPerRequest: statements[k]! / Math.max(1, totals.length) }
+        : {}),
       errors: runs.reduce((sum, x) => sum + x.errors, 0),
       ...(problem !== undefined ? { problem } : {}),
     };
@@ -270,12 +311,12 @@ function printScenario(
 ) {
   console.log(`\n${label}`);
   console.log(
-    `${'target'.padEnd(34)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}${stream ? `${'ttft p50'.padStart(10)}${'ttft p99'.padStart(10)}` : ''} ${'CPU µs/req'.padStart(11)} ${'errors'.padStart(7)}`,
+    `${'target'.padEnd(34)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}${stream ? `${'ttft p50'.padStart(10)}${'ttft p99'.padStart(10)}` : ''} ${'CPU µs/req'.padStart(11)} ${'SQL/req'.padStart(8)} ${'errors'.padStart(7)}`,
   );
   for (const [k, m] of measured.entries()) {
     const f = figures[k]!;
     console.log(
-      `${m.target.name.padEnd(34)} ${f.rps.toFixed(0).padStart(8)} ${ms(f.p50).padStart(8)} ${ms(f.p99).padStart(8)}${stream ? `${ms(f.ttft50).padStart(10)}${ms(f.ttft99).padStart(10)}` : ''} ${f.cpuPerRequest.toFixed(0).padStart(11)} ${String(f.errors).padStart(7)}`,
+      `${m.target.name.padEnd(34)} ${f.rps.toFixed(0).padStart(8)} ${ms(f.p50).padStart(8)} ${ms(f.p99).padStart(8)}${stream ? `${ms(f.ttft50).padStart(10)}${ms(f.ttft99).padStart(10)}` : ''} ${(Number.isNaN(f.cpuPerRequest) ? '-' : f.cpuPerRequest.toFixed(0)).padStart(11)} ${(f.statementsPerRequest?.toFixed(1) ?? '').padStart(8)} ${String(f.errors).padStart(7)}`,
     );
     if (f.problem) console.log(`  first error: ${f.problem.slice(0, 300)}`);
   }
@@ -346,6 +387,7 @@ async function main(): Promise<void> {
           headers: { authorization: `Bearer ${service.ready.apiKey}` },
         },
         pid: service.child.pid!,
+        ...(database === 'postgres' ? { statements: service.child } : {}),
       });
     }
     console.log(
@@ -357,7 +399,8 @@ async function main(): Promise<void> {
       for (const c of [1, concurrency]) {
         const figures = await scenario(measured, stream, c, seconds, rounds, expected);
         results.set(`${stream}:${c}`, figures);
-        failed ||= figures.some((f) => f.errors > 0);
+        // Portkey's own failures are reported in its rows, not counted as the bench's.
+        failed ||= figures.some((f, k) => k !== portkeyIndex && f.errors > 0);
         printScenario(`${stream ? 'streamed' : 'non-streamed'}, concurrency ${c}`, measured, figures, stream);
       }
 
@@ -368,7 +411,10 @@ async function main(): Promise<void> {
         const mode = stream ? 'streamed' : 'non-streamed';
         const c1 = results.get(`${stream}:1`)!;
         const cN = results.get(`${stream}:${concurrency}`)!;
-        if (portkeyIndex !== undefined) {
+        const portkeyFailed =
+          portkeyIndex !== undefined && (c1[portkeyIndex]!.errors > 0 || cN[portkeyIndex]!.errors > 0);
+        if (portkeyFailed) console.log(`${name}, ${mode}: against Portkey: n/a (Portkey's answers failed)`);
+        if (portkeyIndex !== undefined && !portkeyFailed) {
           const ratio = cN[service.index]!.rps / cN[portkeyIndex]!.rps;
           console.log(
             `${name}, ${mode}: req/s at c=${concurrency} ${ratio.toFixed(2)}x Portkey's (target >= 5x): ${verdict(ratio >= 5)}`,
