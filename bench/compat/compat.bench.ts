@@ -18,7 +18,7 @@
  *                           --only postgres|pglite --no-portkey --cpu-prof]
  *
  * Each server runs in its own process (`--cpu-prof`: the service processes write V8 CPU profiles to
- * `./compat-cpu-prof/`); the load runs here over node:http keep-alive agents.
+ * `$TMPDIR/gts-bench-compat-prof/`, printed); the load runs here over node:http keep-alive agents.
  */
 import { BootstrapDemoUseCase } from '@gen/accounts';
 import { createLogger, loadConfig } from '@gen/core';
@@ -31,7 +31,7 @@ import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node
 import { Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { EmbeddedModule } from '../../apps/embedded/src/embedded.module';
 import { hasFlag, median, numberFlag } from '../bench-support';
 import { chat, load, quantile, type ChatTarget, type Load } from './chat-load';
@@ -39,6 +39,7 @@ import { FAKE_MODEL, replyTokens, serveFakeUpstream, startFakeUpstream } from '.
 
 const CATALOG_MODEL = 'bench/fake/chat';
 const UPSTREAM_KEY = 'sk-bench-upstream';
+const PROFILE_DIR = join(tmpdir(), 'gts-bench-compat-prof');
 
 /** The shipped catalog plus `bench/fake/chat`: the fake upstream behind the openai-compatible adapter. */
 function writeCatalog(upstreamBaseUrl: string): string {
@@ -155,7 +156,8 @@ function startService(
   catalogFile: string,
   cpuProf: boolean,
 ): Promise<{ child: ChildProcess; ready: Ready }> {
-  const execArgv = cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${resolve('compat-cpu-prof')}`] : [];
+  const execArgv = cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  if (cpuProf) console.log(`${database} service: CPU profile to ${PROFILE_DIR} when it stops`);
   const child = fork(__filename, ['--serve', database, catalogFile], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     execArgv,
@@ -335,11 +337,12 @@ async function main(): Promise<void> {
   const expected = replyTokens(tokens).join('');
 
   const children: ChildProcess[] = [];
+  let catalogFile: string | undefined;
   let failed = false;
   try {
     const upstream = await startFakeUpstream(__filename, tokens);
     children.push(upstream.child);
-    const catalogFile = writeCatalog(upstream.baseUrl);
+    catalogFile = writeCatalog(upstream.baseUrl);
     const measured: Measured[] = [
       {
         target: {
@@ -461,6 +464,7 @@ async function main(): Promise<void> {
       child.kill('SIGTERM');
       await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
     }
+    if (catalogFile) rmSync(dirname(catalogFile), { recursive: true, force: true });
   }
   if (failed) process.exitCode = 1;
 }
