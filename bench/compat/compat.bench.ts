@@ -1,0 +1,493 @@
+/**
+ * bench/compat: this service's OpenAI-compatible `POST /v1/chat/completions` through the whole path (API key,
+ * rate limit, validation, hold, provider router, upstream, settlement), against what a user would pick instead
+ * (the Portkey gateway, which holds no funds) and against the upstream called directly (the limit). Every
+ * target answers from the same fake OpenAI-compatible upstream on this machine (its own process, a fixed reply of
+ * `--tokens` tokens, whole or streamed, no delay), bound to the catalog model `bench/fake/chat` through the
+ * `openai-compatible` adapter.
+ *
+ *  1. Non-streamed and streamed, at concurrency 1 and `--concurrency`: req/s, p50/p99, for streams time to
+ *     first token p50/p99, and the CPU per request of the process answering (fake, Portkey, service).
+ *  2. Stall-free streams: N concurrent streams through the service (N = 100, 250, 500), each must get its first
+ *     token within `--stall-ms` and complete with the right text; the largest N that passed.
+ *
+ * Targets: at least 5x Portkey's req/s at c=32; at most a third of Portkey's added p50 at c=1 (added = the
+ * target's p50 minus the direct fake's); added time to first token p99 at most 5 ms; 500 streams stall-free.
+ *
+ *   npm run bench:compat [-- --seconds 3 --rounds 3 --concurrency 32 --tokens 20 --stall-ms 2000
+ *                           --only postgres|pglite --no-portkey --cpu-prof]
+ *
+ * Each server runs in its own process (`--cpu-prof`: the service processes write V8 CPU profiles to
+ * `$TMPDIR/gts-bench-compat-prof/`, printed); the load runs here over node:http keep-alive agents.
+ */
+import { BootstrapDemoUseCase } from '@gen/accounts';
+import { createLogger, loadConfig } from '@gen/core';
+import { pgliteDirIn } from '@gen/persistence';
+import { createHttpApp } from '@gen/platform';
+import { createScratchPostgres, seedPglite, type ScratchDatabase } from '@gen/testing';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { Client } from 'pg';
+import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { EmbeddedModule } from '../../apps/embedded/src/embedded.module';
+import { hasFlag, median, numberFlag } from '../bench-support';
+import { chat, load, quantile, type ChatTarget, type Load } from './chat-load';
+import { FAKE_MODEL, replyTokens, serveFakeUpstream, startFakeUpstream } from './fake-upstream';
+
+const CATALOG_MODEL = 'bench/fake/chat';
+const UPSTREAM_KEY = 'sk-bench-upstream';
+const PROFILE_DIR = join(tmpdir(), 'gts-bench-compat-prof');
+
+/** The shipped catalog plus `bench/fake/chat`: the fake upstream behind the openai-compatible adapter. */
+function writeCatalog(upstreamBaseUrl: string): string {
+  const shipped = JSON.parse(readFileSync(resolve('libs/catalog/catalog/models.json'), 'utf8')) as {
+    models: { id: string; text?: unknown; pricing?: unknown }[];
+  };
+  const echo = shipped.models.find((model) => model.id === 'local/echo/chat')!;
+  const fake = {
+    id: CATALOG_MODEL,
+    name: 'Bench fake',
+    description: 'The bench/compat fake OpenAI-compatible upstream on this machine.',
+    enabled: true,
+    modality: 'text',
+    task: 'chat',
+    created: '2026-11-24',
+    provider: {
+      adapter: 'openai-compatible',
+      upstreamModel: FAKE_MODEL,
+      credentials: [],
+      // Room for every concurrent stream of the bench: the binding's slot limit is not what is measured.
+      settings: { baseUrl: upstreamBaseUrl, timeoutMs: 60_000, maxConcurrency: 4096 },
+    },
+    pricing: echo.pricing,
+    text: echo.text,
+    examples: [{ input: { messages: [{ role: 'user', content: 'Say hello.' }], max_tokens: 64 } }],
+  };
+  const file = join(mkdtempSync(join(tmpdir(), 'gts-bench-compat-')), 'models.json');
+  writeFileSync(file, JSON.stringify({ version: 1, models: [...shipped.models, fake] }));
+  return file;
+}
+
+/**
+ * Counts the SQL statements this process sends to PostgreSQL (every pg client's `query`, which Prisma's pg
+ * adapter, the outbox and billing all go through) and answers any IPC message with the count: the bench prints
+ * statements per request. Bench instrumentation only; PGlite's statements are not counted.
+ */
+function countStatements(): void {
+  let statements = 0;
+  const query = Client.prototype.query as (...args: unknown[]) => unknown;
+  (Client.prototype as { query: (...args: unknown[]) => unknown }).query = function (
+    this: Client,
+    ...args: unknown[]
+  ) {
+    statements += 1;
+    return query.apply(this, args);
+  };
+  process.on('message', () => process.send!(statements));
+}
+
+/** The statements a service child has sent so far (see `countStatements`). */
+function statementsOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolveCount) => {
+    child.once('message', (count: number) => resolveCount(count));
+    child.send('statements');
+  });
+}
+
+interface Ready {
+  readonly url: string;
+  readonly apiKey: string;
+}
+
+/**
+ * The embedded app in this (child) process on a scratch PostgreSQL database or a seeded PGlite directory; the
+ * account gets ample credit and a key with a high daily cap, and the rate limiter a burst and rate no load here
+ * reaches (so the limiter runs on every request but never refuses: it is not what is measured).
+ */
+async function serveService(database: string, catalogFile: string): Promise<Ready> {
+  countStatements();
+  const dataDir = mkdtempSync(join(tmpdir(), 'gts-bench-compat-'));
+  let scratch: ScratchDatabase | undefined;
+  if (database === 'postgres') scratch = await createScratchPostgres();
+  else await seedPglite(pgliteDirIn(dataDir));
+  const config = loadConfig({
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    CATALOG_FILE: catalogFile,
+    RATE_LIMIT_BURST: '100000000',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    ...(scratch ? { DATABASE_URL: scratch.url } : {}),
+  });
+  const logger = createLogger('silent');
+  const app = await createHttpApp(EmbeddedModule.forRoot(config, logger), config, logger);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  const { file } = await app.get(BootstrapDemoUseCase).execute(url);
+  const admin = { authorization: `Bearer ${file!.adminToken}`, 'content-type': 'application/json' };
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify(body),
+    });
+    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return ((await response.json()) as { data: Record<string, string> }).data;
+  };
+  await post(`/admin/v1/accounts/${file!.accountId}/credits`, { amount: '100000000' });
+  const key = await post(`/admin/v1/accounts/${file!.accountId}/keys`, { dailyCap: '100000000' });
+  process.on('SIGTERM', () => {
+    void app
+      .close()
+      .then(() => scratch?.drop())
+      .finally(() => {
+        rmSync(dataDir, { recursive: true, force: true });
+        process.exit(0);
+      });
+  });
+  return { url, apiKey: key['apiKey']! };
+}
+
+function startService(
+  database: string,
+  catalogFile: string,
+  cpuProf: boolean,
+): Promise<{ child: ChildProcess; ready: Ready }> {
+  const execArgv = cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  if (cpuProf) console.log(`${database} service: CPU profile to ${PROFILE_DIR} when it stops`);
+  const child = fork(__filename, ['--serve', database, catalogFile], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    execArgv,
+  });
+  return new Promise((resolveReady, reject) => {
+    child.once('message', (ready: Ready) => resolveReady({ child, ready }));
+    child.once('exit', (code) => reject(new Error(`${database} service exited ${String(code)}`)));
+  });
+}
+
+/** A port free now (taken and released): Portkey is told its port on the command line. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((r) => probe.close(r));
+  return port;
+}
+
+/** The Portkey gateway (`@portkey-ai/gateway`) as its own process; resolves once it answers `GET /`. */
+async function startPortkey(): Promise<{ child: ChildProcess; port: number }> {
+  const port = await freePort();
+  const script = resolve('node_modules/@portkey-ai/gateway/build/start-server.js');
+  // Its log (a stack per failed request) goes to a file, not between the bench's figures.
+  const log = openSync(join(mkdtempSync(join(tmpdir(), 'gts-bench-portkey-')), 'portkey.log'), 'w');
+  const child = spawn(process.execPath, [script, `--port=${port}`, '--headless'], {
+    stdio: ['ignore', log, log],
+  });
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    if (exited !== undefined) throw new Error(`portkey exited ${String(exited)}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/`)).ok) return { child, port };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGTERM');
+  throw new Error('portkey did not start within 30 s');
+}
+
+/** A process's CPU time so far (user + system) in microseconds, from /proc (any process, no IPC needed). */
+function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of the line, 12 and 13 after the command name.
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+}
+
+interface Measured {
+  readonly target: ChatTarget;
+  /** The process answering: its CPU per request is printed. */
+  readonly pid: number;
+  /** A service on PostgreSQL: its SQL statements per request are printed. */
+  readonly statements?: ChildProcess;
+}
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  ttft50: number;
+  ttft99: number;
+  cpuPerRequest: number;
+  statementsPerRequest?: number;
+  errors: number;
+  problem?: string;
+}
+
+/** Every target loaded in turn (order alternating per round); req/s is the median of rounds, times pooled. */
+async function scenario(
+  measured: readonly Measured[],
+  stream: boolean,
+  concurrency: number,
+  seconds: number,
+  rounds: number,
+  expected: string,
+): Promise<Figures[]> {
+  const loads: Load[][] = measured.map(() => []);
+  const cpu: number[] = measured.map(() => 0);
+  const statements: number[] = measured.map(() => 0);
+  for (const m of measured) await load(m.target, stream, concurrency, 1, expected, 'word0'); // warm-up
+  for (let r = 0; r < rounds; r += 1) {
+    const order = measured.map((_, k) => (r % 2 === 0 ? k : measured.length - 1 - k));
+    for (const k of order) {
+      const m = measured[k]!;
+      const before = cpuMicros(m.pid);
+      const statementsBefore = m.statements ? await statementsOf(m.statements) : 0;
+      loads[k]!.push(await load(m.target, stream, concurrency, seconds, expected, 'word0'));
+      cpu[k]! += cpuMicros(m.pid) - before;
+      // Settlement may lag the answer by a little: the count is read after the load, at once.
+      if (m.statements) statements[k]! += (await statementsOf(m.statements)) - statementsBefore;
+    }
+  }
+  return loads.map((runs, k) => {
+    const totals = runs.flatMap((x) => x.totals).sort((a, b) => a - b);
+    const firstTokens = runs.flatMap((x) => x.firstTokens).sort((a, b) => a - b);
+    const problem = runs.find((x) => x.problem !== undefined)?.problem;
+    return {
+      rps: median(runs.map((x) => x.done / x.seconds)),
+      p50: quantile(totals, 0.5),
+      p99: quantile(totals, 0.99),
+      ttft50: quantile(firstTokens, 0.5),
+      ttft99: quantile(firstTokens, 0.99),
+      cpuPerRequest: totals.length ? cpu[k]! / totals.length : NaN,
+      ...(measured[k]!.statements
+        ? { statementsPerRequest: statements[k]! / Math.max(1, totals.length) }
+        : {}),
+      errors: runs.reduce((sum, x) => sum + x.errors, 0),
+      ...(problem !== undefined ? { problem } : {}),
+    };
+  });
+}
+
+interface StallResult {
+  readonly passed: boolean;
+  readonly line: string;
+}
+
+/** N streams opened at once: each must see its first token within `boundMs` and end with the right text. */
+async function stallFree(
+  target: ChatTarget,
+  streams: number,
+  boundMs: number,
+  expected: string,
+): Promise<StallResult> {
+  const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+  const outcomes = await Promise.all(
+    Array.from({ length: streams }, () => chat(target, agent, true, expected, 'word0')),
+  );
+  agent.destroy();
+  const failed = outcomes.filter((o) => !o.ok).length;
+  const firsts = outcomes.map((o) => o.firstTokenMs ?? Infinity).sort((a, b) => a - b);
+  const late = firsts.filter((t) => t > boundMs).length;
+  const totals = outcomes.map((o) => o.totalMs).sort((a, b) => a - b);
+  const passed = failed === 0 && late === 0;
+  const problem = outcomes.find((o) => o.problem !== undefined)?.problem;
+  return {
+    passed,
+    line: `${String(streams).padStart(5)} streams: first token p50 ${quantile(firsts, 0.5).toFixed(1)} ms, p99 ${quantile(firsts, 0.99).toFixed(1)} ms, max ${firsts.at(-1)!.toFixed(1)} ms; complete max ${totals.at(-1)!.toFixed(1)} ms; failed ${failed}, later than ${boundMs} ms ${late}: ${passed ? 'stall-free' : 'STALLED'}${problem ? ` (${problem.slice(0, 120)})` : ''}`,
+  };
+}
+
+const ms = (value: number): string => (Number.isNaN(value) ? '-' : value.toFixed(2));
+
+function printScenario(
+  label: string,
+  measured: readonly Measured[],
+  figures: readonly Figures[],
+  stream: boolean,
+) {
+  console.log(`\n${label}`);
+  console.log(
+    `${'target'.padEnd(34)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}${stream ? `${'ttft p50'.padStart(10)}${'ttft p99'.padStart(10)}` : ''} ${'CPU µs/req'.padStart(11)} ${'SQL/req'.padStart(8)} ${'errors'.padStart(7)}`,
+  );
+  for (const [k, m] of measured.entries()) {
+    const f = figures[k]!;
+    console.log(
+      `${m.target.name.padEnd(34)} ${f.rps.toFixed(0).padStart(8)} ${ms(f.p50).padStart(8)} ${ms(f.p99).padStart(8)}${stream ? `${ms(f.ttft50).padStart(10)}${ms(f.ttft99).padStart(10)}` : ''} ${(Number.isNaN(f.cpuPerRequest) ? '-' : f.cpuPerRequest.toFixed(0)).padStart(11)} ${(f.statementsPerRequest?.toFixed(1) ?? '').padStart(8)} ${String(f.errors).padStart(7)}`,
+    );
+    if (f.problem) console.log(`  first error: ${f.problem.slice(0, 300)}`);
+  }
+}
+
+const verdict = (met: boolean): string => (met ? 'met' : 'NOT met');
+
+async function main(): Promise<void> {
+  const seconds = numberFlag('seconds', 3);
+  const rounds = numberFlag('rounds', 3);
+  const concurrency = numberFlag('concurrency', 32);
+  const tokens = numberFlag('tokens', 20);
+  const stallMs = numberFlag('stall-ms', 2000);
+  const onlyAt = process.argv.indexOf('--only');
+  const databases = onlyAt >= 0 ? [process.argv[onlyAt + 1]!] : ['postgres', 'pglite'];
+  const expected = replyTokens(tokens).join('');
+
+  const children: ChildProcess[] = [];
+  let catalogFile: string | undefined;
+  let failed = false;
+  try {
+    const upstream = await startFakeUpstream(__filename, tokens);
+    children.push(upstream.child);
+    catalogFile = writeCatalog(upstream.baseUrl);
+    const measured: Measured[] = [
+      {
+        target: {
+          name: 'fake upstream, direct (the limit)',
+          url: `${upstream.baseUrl}/chat/completions`,
+          model: FAKE_MODEL,
+          headers: { authorization: `Bearer ${UPSTREAM_KEY}` },
+        },
+        pid: upstream.child.pid!,
+      },
+    ];
+    let portkeyIndex: number | undefined;
+    if (!hasFlag('no-portkey')) {
+      try {
+        const portkey = await startPortkey();
+        children.push(portkey.child);
+        portkeyIndex = measured.length;
+        measured.push({
+          target: {
+            name: 'Portkey gateway 1.15',
+            url: `http://127.0.0.1:${portkey.port}/v1/chat/completions`,
+            model: FAKE_MODEL,
+            headers: {
+              authorization: `Bearer ${UPSTREAM_KEY}`,
+              'x-portkey-provider': 'openai',
+              'x-portkey-custom-host': upstream.baseUrl,
+            },
+          },
+          pid: portkey.child.pid!,
+        });
+      } catch (error) {
+        console.error(`Portkey left out: ${String(error)}`);
+      }
+    }
+    const services: { index: number; database: string }[] = [];
+    for (const database of databases) {
+      const service = await startService(database, catalogFile, hasFlag('cpu-prof'));
+      children.push(service.child);
+      services.push({ index: measured.length, database });
+      measured.push({
+        target: {
+          name: `this service, ${database === 'postgres' ? 'PostgreSQL' : 'PGlite'}`,
+          url: `${service.ready.url}/v1/chat/completions`,
+          model: CATALOG_MODEL,
+          headers: { authorization: `Bearer ${service.ready.apiKey}` },
+        },
+        pid: service.child.pid!,
+        ...(database === 'postgres' ? { statements: service.child } : {}),
+      });
+    }
+    console.log(
+      `bench/compat: POST /v1/chat/completions, fake upstream (own process) answering ${tokens} tokens at once, ${rounds} rounds x ${seconds}s per target, node ${process.version}`,
+    );
+
+    const results = new Map<string, Figures[]>();
+    for (const stream of [false, true])
+      for (const c of [1, concurrency]) {
+        const figures = await scenario(measured, stream, c, seconds, rounds, expected);
+        results.set(`${stream}:${c}`, figures);
+        // Portkey's own failures are reported in its rows, not counted as the bench's.
+        failed ||= figures.some((f, k) => k !== portkeyIndex && f.errors > 0);
+        printScenario(`${stream ? 'streamed' : 'non-streamed'}, concurrency ${c}`, measured, figures, stream);
+      }
+
+    console.log('\ntargets (added = the target minus the direct fake)');
+    for (const service of services) {
+      const name = measured[service.index]!.target.name;
+      for (const stream of [false, true]) {
+        const mode = stream ? 'streamed' : 'non-streamed';
+        const c1 = results.get(`${stream}:1`)!;
+        const cN = results.get(`${stream}:${concurrency}`)!;
+        const portkeyFailed =
+          portkeyIndex !== undefined && (c1[portkeyIndex]!.errors > 0 || cN[portkeyIndex]!.errors > 0);
+        if (portkeyFailed) console.log(`${name}, ${mode}: against Portkey: n/a (Portkey's answers failed)`);
+        if (portkeyIndex !== undefined && !portkeyFailed) {
+          const ratio = cN[service.index]!.rps / cN[portkeyIndex]!.rps;
+          console.log(
+            `${name}, ${mode}: req/s at c=${concurrency} ${ratio.toFixed(2)}x Portkey's (target >= 5x): ${verdict(ratio >= 5)}`,
+          );
+          const ours = c1[service.index]!.p50 - c1[0]!.p50;
+          const theirs = c1[portkeyIndex]!.p50 - c1[0]!.p50;
+          console.log(
+            `${name}, ${mode}: added p50 at c=1 ${ours.toFixed(3)} ms vs Portkey's ${theirs.toFixed(3)} ms = ${(ours / theirs).toFixed(2)} (target <= 0.33): ${verdict(ours <= theirs / 3)}`,
+          );
+        }
+        if (stream)
+          for (const [c, figures] of [
+            [1, c1],
+            [concurrency, cN],
+          ] as const) {
+            const added = figures[service.index]!.ttft99 - figures[0]!.ttft99;
+            console.log(
+              `${name}: added time to first token p99 at c=${c} ${added.toFixed(3)} ms (target <= 5 ms): ${verdict(added <= 5)}`,
+            );
+          }
+      }
+    }
+
+    for (const service of services) {
+      const target = measured[service.index]!.target;
+      console.log(
+        `\nstall-free streams, ${target.name} (first token within ${stallMs} ms, every stream complete)`,
+      );
+      let largest = 0;
+      for (const n of [100, 250, 500]) {
+        await new Promise((r) => setTimeout(r, 500)); // let the previous streams' settlements drain
+        const result = await stallFree(target, n, stallMs, expected);
+        console.log(result.line);
+        if (!result.passed) break;
+        largest = n;
+      }
+      console.log(`largest stall-free: ${largest} (target 500): ${verdict(largest >= 500)}`);
+    }
+  } catch (error) {
+    failed = true;
+    console.error(error);
+  } finally {
+    for (const child of children.reverse()) {
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+    }
+    if (catalogFile) rmSync(dirname(catalogFile), { recursive: true, force: true });
+  }
+  if (failed) process.exitCode = 1;
+}
+
+const upstreamAt = process.argv.indexOf('--upstream');
+const serveAt = process.argv.indexOf('--serve');
+if (upstreamAt >= 0) {
+  serveFakeUpstream(Number(process.argv[upstreamAt + 1]))
+    .then((baseUrl) => process.send!(baseUrl))
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+} else if (serveAt >= 0) {
+  serveService(process.argv[serveAt + 1]!, process.argv[serveAt + 2]!)
+    .then((ready) => process.send!(ready))
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+} else {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
