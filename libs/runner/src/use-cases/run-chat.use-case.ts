@@ -33,17 +33,22 @@ export class RunChatUseCase implements ChatExecutionPort {
   ) {}
 
   async *run(task: TaskCreatedPayload, cause: ExecutionCause, signal: AbortSignal): AsyncIterable<ChatEvent> {
-    await this.report(task, cause, ExecutionEventType.started, {
+    // The started report goes out beside the model's first token rather than before it (it is a database
+    // transaction away in the tasks service: off the time to first token); the final report waits for it.
+    const started = this.report(task, cause, ExecutionEventType.started, {
       taskId: task.taskId,
       startedAt: this.clock.now().toISOString(),
     });
+    started.catch(() => undefined);
     const events: ChatEvent[] = [];
     try {
       for await (const event of this.provider.chat(task.model, chatRequestOf(task.input, true), signal)) {
         events.push(event);
         yield event;
       }
+      await started;
     } catch (error) {
+      await started;
       if (signal.aborted) throw error;
       const failure =
         error instanceof ProviderFailure ? error : new ProviderFailure('upstream_failed', 'the model failed');
