@@ -1,22 +1,5 @@
-import { ProtocolError } from '../canonical/text-input';
-
-/** A JSON object of the request, read field by field. */
-export type Json = Record<string, unknown>;
-
-export const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** A field OpenAI defines (or an aggregator adds) that this service does not accept: 400 `unsupported_parameter`. */
-export const unsupported = (param: string): ProtocolError =>
-  new ProtocolError(400, 'unsupported_parameter', 'compat.unsupported_parameter', { param }, param);
-
-/** A required field that is absent: 400 `invalid_request`. */
-export const missing = (param: string): ProtocolError =>
-  new ProtocolError(400, 'invalid_request', 'request.missing_field', { field: param }, param);
-
-/** A field whose value has the wrong type or is not one of the accepted values: 400 `invalid_request`. */
-export const invalid = (param: string): ProtocolError =>
-  new ProtocolError(400, 'invalid_request', 'request.invalid_field', { field: param }, param);
+export { isRecord as isObject, invalid, missing, unsupported, type Json } from '../canonical/wire';
+import { invalid, unsupported, type Json } from '../canonical/wire';
 
 export const isInteger = (value: unknown): value is number => Number.isInteger(value);
 export const isNumber = (value: unknown): value is number =>

@@ -6,7 +6,8 @@ export interface Field {
   path: string;
 }
 
-export type Json = Record<string, unknown>;
+export { isRecord as isObject, invalid, missing, type Json } from '../canonical/wire';
+import { invalid, isRecord as isObject } from '../canonical/wire';
 
 /** The dot path of `key` under `path` (the root has the empty path). */
 export function join(path: string, key: string | number): string {
@@ -24,16 +25,6 @@ export function unsupported(path: string): ProtocolError {
   );
 }
 
-/** 400 `invalid_request`: a field present with a value of the wrong shape. */
-export function invalid(path: string): ProtocolError {
-  return new ProtocolError(400, 'invalid_request', 'request.invalid_field', { field: path }, path);
-}
-
-/** 400 `invalid_request`: a required field absent. */
-export function missing(path: string): ProtocolError {
-  return new ProtocolError(400, 'invalid_request', 'request.missing_field', { field: path }, path);
-}
-
 /** 400 `invalid_request`: two fields that exclude each other, both sent. */
 export function conflicting(first: string, second: string): ProtocolError {
   return new ProtocolError(
@@ -43,10 +34,6 @@ export function conflicting(first: string, second: string): ProtocolError {
     { first, second },
     second,
   );
-}
-
-export function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const camel = (key: string): string => key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());

@@ -1,5 +1,5 @@
 import type { TextContentPart, TextMessage, TextToolCall } from '../canonical/text-input';
-import { invalid, isRecord, missing, unsupportedType, type Json } from './wire';
+import { invalid, isRecord, missing, unsupportedType, type Json } from '../canonical/wire';
 
 /** `system` (a string or text blocks) -> the leading system message. */
 export function mapSystem(system: unknown): TextMessage {

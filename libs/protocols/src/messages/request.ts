@@ -1,7 +1,7 @@
 import type { MappedRequest, TextInput, TextTool } from '../canonical/text-input';
 import { ProtocolError } from '../canonical/text-input';
 import { mapMessages, mapSystem } from './content';
-import { invalid, isRecord, missing, unsupported, unsupportedType, type Json } from './wire';
+import { invalid, isRecord, missing, unsupported, unsupportedType, type Json } from '../canonical/wire';
 
 /**
  * Fields accepted and ignored: `metadata` (spec field handling, rule 4) and `thinking`, whose canonical

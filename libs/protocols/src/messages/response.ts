@@ -1,5 +1,5 @@
 import type { ChatResult } from '../canonical/text-input';
-import type { Json } from './wire';
+import type { Json } from '../canonical/wire';
 
 /** The canonical finish reasons as Anthropic's stop reasons (a stop sequence is reported as end_turn). */
 export const STOP_REASONS: Record<ChatResult['finishReason'], string> = {

@@ -2,7 +2,7 @@ import type { ChatEvent } from '@gen/contracts';
 import type { ChatResult, ProtocolError, StreamWriter } from '../canonical/text-input';
 import { writeMessagesError } from './error';
 import { fallbackToolUseId, messageId, messageUsage, STOP_REASONS } from './response';
-import { sseFrame, type Json } from './wire';
+import { sseFrame, type Json } from '../canonical/wire';
 
 type TextKind = 'text' | 'thinking';
 

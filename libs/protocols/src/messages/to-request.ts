@@ -1,5 +1,5 @@
 import type { TextContentPart, TextInput, TextMessage } from '../canonical/text-input';
-import type { Json } from './wire';
+import type { Json } from '../canonical/wire';
 
 /**
  * Writes a canonical text input as a Messages request body: the inverse of `mapMessagesRequest`, used to check

@@ -1,5 +1,5 @@
 import type { TextContentPart, TextMessage } from '../canonical/text-input';
-import { invalid, isRecord, missing, unsupportedType, type Json } from './wire';
+import { invalid, isRecord, missing, unsupportedType, type Json } from '../canonical/wire';
 
 type ImageDetail = 'auto' | 'low' | 'high';
 

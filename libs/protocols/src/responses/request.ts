@@ -1,7 +1,7 @@
 import type { MappedRequest, TextInput, TextTool } from '../canonical/text-input';
 import { ProtocolError } from '../canonical/text-input';
 import { mapInput } from './input-items';
-import { invalid, isRecord, missing, unsupported, unsupportedType, type Json } from './wire';
+import { invalid, isRecord, missing, unsupported, unsupportedType, type Json } from '../canonical/wire';
 
 /** Platform fields of the Responses API that have no effect here (spec field handling, rule 4). */
 const IGNORED = ['user', 'metadata', 'store', 'include'] as const;

@@ -1,5 +1,5 @@
 import type { ChatResult, TextInput, TextToolCall } from '../canonical/text-input';
-import type { Json } from './wire';
+import type { Json } from '../canonical/wire';
 
 /** The request fields a Response object echoes back (all optional: absent ones take the API's defaults). */
 export type ResponsesEcho = Pick<

@@ -14,7 +14,7 @@ import {
   responseUsage,
   type ResponsesEcho,
 } from './response';
-import { sseFrame, type Json } from './wire';
+import { sseFrame, type Json } from '../canonical/wire';
 
 interface TextItem {
   kind: 'message' | 'reasoning';

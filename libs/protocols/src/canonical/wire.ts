@@ -1,4 +1,9 @@
-import { ProtocolError } from '../canonical/text-input';
+import { ProtocolError } from './text-input';
+
+/**
+ * What every protocol's request mapper reads requests with and refuses them with: one definition, so the four
+ * protocols cannot drift in how a missing, malformed or unsupported field is answered.
+ */
 
 /** A JSON object of the wire request, read field by field. */
 export type Json = Record<string, unknown>;
@@ -12,7 +17,7 @@ export function unsupported(param: string): ProtocolError {
   return new ProtocolError(400, 'unsupported_parameter', 'compat.unsupported_parameter', { param }, param);
 }
 
-/** 400 `unsupported_parameter` for an item, part or tool whose `type` this service does not accept. */
+/** 400 `unsupported_parameter` for an item, part, block or tool whose `type` this service does not accept. */
 export function unsupportedType(param: string, type: unknown): ProtocolError {
   return new ProtocolError(
     400,
@@ -33,7 +38,7 @@ export function invalid(field: string): ProtocolError {
   return new ProtocolError(400, 'invalid_request', 'request.invalid_field', { field }, field);
 }
 
-/** One SSE frame with its `event:` line, as OpenAI writes the Responses stream. */
+/** One SSE frame with its `event:` line, as Anthropic and OpenAI's Responses stream write them. */
 export function sseFrame(event: string, data: Json): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
