@@ -298,14 +298,10 @@ export class CompatController {
         all.push(step.value);
         for (const frame of writer.event(step.value)) await out.write(frame);
       }
-      const frames = writer.end(aggregate(all, base));
-      for (const frame of frames.slice(0, -1)) await out.write(frame);
-      out.end(frames.at(-1));
+      await finish(out, writer.end(aggregate(all, base)));
     } catch (error) {
       const failure = failureOf(error);
-      const frames = writer.error(failure, message(language, failure));
-      for (const frame of frames.slice(0, -1)) await out.write(frame);
-      out.end(frames.at(-1));
+      await finish(out, writer.error(failure, message(language, failure)));
     }
   }
 }
@@ -316,6 +312,12 @@ function failureOf(error: unknown): ProtocolError {
     return new ProtocolError(400, 'content_rejected', 'task.error.content_rejected');
   }
   return new ProtocolError(503, 'upstream_failed', 'task.error.upstream_failed');
+}
+
+/** Writes a stream's closing frames, ending the response with the last one. */
+async function finish(out: EventStream, frames: readonly string[]): Promise<void> {
+  for (const frame of frames.slice(0, -1)) await out.write(frame);
+  out.end(frames.at(-1));
 }
 
 function message(language: Language, error: ProtocolError): string {
