@@ -84,6 +84,10 @@ function countStatements(): void {
     ...args: unknown[]
   ) {
     statements += 1;
+    if (process.env['BENCH_SQL_TRACE'] === '1') {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
+      process.stderr.write(`SQL ${String(text).replace(/\s+/g, ' ').slice(0, 160)}\n`);
+    }
     return query.apply(this, args);
   };
   process.on('message', () => process.send!(statements));
