@@ -120,6 +120,9 @@ export interface Load {
   readonly problem?: string;
 }
 
+/** Diagnostics only: each caller waits this long between its requests (BENCH_PAUSE_MS, default 0). */
+const PAUSE_MS = Number(process.env['BENCH_PAUSE_MS'] ?? 0);
+
 export async function load(
   target: ChatTarget,
   stream: boolean,
@@ -146,6 +149,7 @@ export async function load(
         }
         totals.push(outcome.totalMs);
         if (outcome.firstTokenMs !== undefined) firstTokens.push(outcome.firstTokenMs);
+        if (PAUSE_MS > 0) await new Promise((r) => setTimeout(r, PAUSE_MS));
       }
     }),
   );

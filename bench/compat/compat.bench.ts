@@ -15,7 +15,8 @@
  * target's p50 minus the direct fake's); added time to first token p99 at most 5 ms; 500 streams stall-free.
  *
  *   npm run bench:compat [-- --seconds 3 --rounds 3 --concurrency 32 --tokens 20 --stall-ms 2000
- *                           --only postgres|pglite --no-portkey --cpu-prof]
+ *                           --only postgres|pglite --no-portkey --cpu-prof
+ *                           --scenario whole|streamed:1|32 --no-stall]
  *
  * Each server runs in its own process (`--cpu-prof`: the service processes write V8 CPU profiles to
  * `$TMPDIR/gts-bench-compat-prof/`, printed); the load runs here over node:http keep-alive agents.
@@ -86,11 +87,20 @@ function countStatements(): void {
     statements += 1;
     if (process.env['BENCH_SQL_TRACE'] === '1') {
       const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string } | undefined)?.text;
-      process.stderr.write(`SQL ${String(text).replace(/\s+/g, ' ').slice(0, 160)}\n`);
+      process.stderr.write(
+        `${performance.now().toFixed(2)} SQL ${String(text).replace(/\s+/g, ' ').slice(0, 100)}\n`,
+      );
     }
     return query.apply(this, args);
   };
   process.on('message', () => process.send!(statements));
+  if (process.env['BENCH_SQL_TRACE'] === '1') {
+    const fetch = globalThis.fetch;
+    globalThis.fetch = (...args: Parameters<typeof fetch>) => {
+      process.stderr.write(`${performance.now().toFixed(2)} FETCH ${String(args[0])}\n`);
+      return fetch(...args);
+    };
+  }
 }
 
 /** The statements a service child has sent so far (see `countStatements`). */
@@ -129,6 +139,12 @@ async function serveService(database: string, catalogFile: string): Promise<Read
   const logger = createLogger('silent');
   const app = await createHttpApp(EmbeddedModule.forRoot(config, logger), config, logger);
   await app.listen({ port: 0, host: '127.0.0.1' });
+  if (process.env['BENCH_SQL_TRACE'] === '1') {
+    (app.getHttpServer() as import('node:http').Server).prependListener('request', (req, res) => {
+      process.stderr.write(`${performance.now().toFixed(2)} REQUEST ${req.url}\n`);
+      res.once('finish', () => process.stderr.write(`${performance.now().toFixed(2)} RESPONSE END\n`));
+    });
+  }
   const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
   const { file } = await app.get(BootstrapDemoUseCase).execute(url);
   const admin = { authorization: `Bearer ${file!.adminToken}`, 'content-type': 'application/json' };
@@ -402,8 +418,11 @@ async function main(): Promise<void> {
     );
 
     const results = new Map<string, Figures[]>();
+    const scenarioAt = process.argv.indexOf('--scenario');
+    const only = scenarioAt >= 0 ? process.argv[scenarioAt + 1] : undefined;
     for (const stream of [false, true])
       for (const c of [1, concurrency]) {
+        if (only !== undefined && only !== `${stream ? 'streamed' : 'whole'}:${c}`) continue;
         const figures = await scenario(measured, stream, c, seconds, rounds, expected);
         results.set(`${stream}:${c}`, figures);
         // Portkey's own failures are reported in its rows, not counted as the bench's.
@@ -412,7 +431,7 @@ async function main(): Promise<void> {
       }
 
     console.log('\ntargets (added = the target minus the direct fake)');
-    for (const service of services) {
+    for (const service of only === undefined ? services : []) {
       const name = measured[service.index]!.target.name;
       for (const stream of [false, true]) {
         const mode = stream ? 'streamed' : 'non-streamed';
@@ -445,7 +464,7 @@ async function main(): Promise<void> {
       }
     }
 
-    for (const service of services) {
+    for (const service of hasFlag('no-stall') ? [] : services) {
       const target = measured[service.index]!.target;
       console.log(
         `\nstall-free streams, ${target.name} (first token within ${stallMs} ms, every stream complete)`,

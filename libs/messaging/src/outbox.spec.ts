@@ -146,6 +146,49 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
     await bus.close();
   });
 
+  it('deletes what it published with its next read (one statement per batch), and the rest when it stops', async () => {
+    const bus = new InProcessEventBus();
+    const seen: string[] = [];
+    await bus.subscribe('items', 'g', async (e) => void seen.push(e.id));
+    const statements: string[] = [];
+    // The relay's own statements: those it sends on the connection that holds its lock.
+    const counted = Object.create(database) as Database;
+    counted.withLock = (name, work) =>
+      database.withLock(name, (db) =>
+        work({
+          exec: (sql) => db.exec(sql),
+          query: (sql, params) => {
+            statements.push(sql);
+            return db.query(sql, params);
+          },
+        }),
+      );
+    const relay = new OutboxRelay(counted, bus, { schema: SCHEMA, pollMs: 60_000, leaseMs: 60_000 });
+    const rows = () => database.query<{ id: string }>(`SELECT "id" FROM "${SCHEMA}"."outbox" ORDER BY "seq"`);
+    const publishedUpTo = async (n: number) => {
+      const deadline = Date.now() + 5000;
+      while (seen.length < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 50)); // the relay is back in its pause
+    };
+    relay.start();
+    await new Promise((r) => setTimeout(r, 200)); // the first (empty) read is done
+    const before = statements.length;
+    await createItem('d1', [event('d', 1)]);
+    relay.nudge();
+    await publishedUpTo(1);
+    expect(await rows()).toEqual([{ id: 'evt_d_1' }]); // published, deleted by the next read
+    await createItem('d2', [event('d', 2)]);
+    relay.nudge();
+    await publishedUpTo(2);
+    expect(await rows()).toEqual([{ id: 'evt_d_2' }]);
+    expect(statements.slice(before)).toHaveLength(2); // two batches, two statements
+    expect(statements.at(-1)).toMatch(/DELETE[\s\S]*SELECT/);
+    await relay.stop();
+    expect(await rows()).toEqual([]);
+    expect(seen).toEqual(['evt_d_1', 'evt_d_2']);
+    await bus.close();
+  });
+
   it('is nudged by the signal its process notifies after a commit', async () => {
     const bus = new InProcessEventBus();
     const seen: string[] = [];

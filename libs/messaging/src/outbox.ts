@@ -125,7 +125,8 @@ export interface OutboxRelayOptions {
 
 /**
  * Publishes a service's outbox in order. One relay per schema works at a time (advisory lock), reading the
- * oldest rows, publishing them per topic in sequence order (so per key in order), then deleting them: the
+ * oldest rows, publishing them per topic in sequence order (so per key in order), then deleting them (in the
+ * statement of its next read, see `drain`): the
  * outbox is a transit queue (the bus keeps the history), so every read is of the few rows waiting, by primary
  * key, and the table stays small. A crash between publishing and deleting publishes those rows again:
  * duplicates, never losses; consumers deduplicate with `handleOnce`.
@@ -149,17 +150,36 @@ export class OutboxRelay {
 
   /** Publishes one batch; returns how many rows it published. */
   drainOnce(): Promise<number> {
-    return this.database.withLock(this.lockName, (db) => this.drain(db));
+    return this.database.withLock(this.lockName, async (db) => {
+      const published = await this.drain(db, []);
+      await this.forget(db, published);
+      return published.length;
+    });
   }
 
-  /** One batch on a connection that holds the relay lock: read, publish in order, delete. */
-  private async drain(db: Pick<Database, 'query'>): Promise<number> {
+  /**
+   * One batch on a connection that holds the relay lock: read, publish in order. Returns the `seq` of the rows
+   * it published, which the caller deletes: in the same statement as the next read when the relay keeps
+   * going (`done`, the rows the previous batch published, are deleted and skipped by this read), so a busy
+   * relay spends one statement per batch instead of two.
+   */
+  private async drain(db: Pick<Database, 'query'>, done: readonly string[]): Promise<string[]> {
     const outbox = table(this.options.schema, 'outbox');
-    const rows = await db.query<{ seq: string; topic: string; envelope: EventEnvelope | string }>(
-      `SELECT "seq", "topic", "envelope" FROM ${outbox} ORDER BY "seq" LIMIT $1`,
-      [this.options.batchSize ?? 500],
-    );
-    if (rows.length === 0) return 0;
+    const limit = this.options.batchSize ?? 500;
+    type Row = { seq: string; topic: string; envelope: EventEnvelope | string };
+    // A data-modifying CTE and the main query see the same snapshot: the read must skip `done` itself.
+    const rows =
+      done.length === 0
+        ? await db.query<Row>(`SELECT "seq", "topic", "envelope" FROM ${outbox} ORDER BY "seq" LIMIT $1`, [
+            limit,
+          ])
+        : await db.query<Row>(
+            `WITH "gone" AS (DELETE FROM ${outbox} WHERE "seq" = ANY($2::bigint[]))
+             SELECT "seq", "topic", "envelope" FROM ${outbox} WHERE NOT ("seq" = ANY($2::bigint[]))
+             ORDER BY "seq" LIMIT $1`,
+            [limit, done],
+          );
+    if (rows.length === 0) return [];
     const byTopic = new Map<string, EventEnvelope[]>();
     for (const row of rows) {
       const envelope =
@@ -169,8 +189,14 @@ export class OutboxRelay {
       else byTopic.set(row.topic, [envelope]);
     }
     for (const [topic, events] of byTopic) await this.bus.publish(topic, events);
-    await db.query(`DELETE FROM ${outbox} WHERE "seq" = ANY($1::bigint[])`, [rows.map((r) => r.seq)]);
-    return rows.length;
+    return rows.map((r) => r.seq);
+  }
+
+  /** Deletes rows already published. */
+  private async forget(db: Pick<Database, 'query'>, published: readonly string[]): Promise<void> {
+    if (published.length === 0) return;
+    const outbox = table(this.options.schema, 'outbox');
+    await db.query(`DELETE FROM ${outbox} WHERE "seq" = ANY($1::bigint[])`, [published]);
   }
 
   /** Waits `ms`, or less when the relay is stopped or nudged meanwhile. */
@@ -213,9 +239,14 @@ export class OutboxRelay {
     const leaseMs = this.options.leaseMs ?? 1000;
     const lease = async (db: Pick<Database, 'query'>): Promise<void> => {
       const until = Date.now() + leaseMs;
+      // Published rows wait to be deleted by the next read (see `drain`), at most until the lease ends: a
+      // crash meanwhile publishes them again, which consumers deduplicate, as after any crash.
+      let published: string[] = [];
       while (!this.stopped && Date.now() < until) {
-        if ((await this.drain(db)) < batchSize && !this.stopped) await this.pause(pollMs);
+        published = await this.drain(db, published);
+        if (published.length < batchSize && !this.stopped) await this.pause(pollMs);
       }
+      await this.forget(db, published);
     };
     this.running = (async () => {
       while (!this.stopped) {
