@@ -9,3 +9,4 @@ export * from './catalog.ports';
 export * from './chat';
 export * from './provider.ports';
 export * from './text-tasks.ports';
+export * from './files.ports';
