@@ -16,7 +16,30 @@ export interface ExecutionCause {
  * stops reception only): the task then finishes and is settled by the work performed.
  */
 export interface ChatExecutionPort {
-  run(task: TaskCreatedPayload, cause: ExecutionCause, signal: AbortSignal): AsyncIterable<ChatEvent>;
+  /**
+   * `early`, when given for the same model, is the model call `start` opened while the task was being accepted:
+   * the run reads it instead of calling the model again.
+   */
+  run(
+    task: TaskCreatedPayload,
+    cause: ExecutionCause,
+    signal: AbortSignal,
+    early?: EarlyChat,
+  ): AsyncIterable<ChatEvent>;
+  /**
+   * Calls the model before the task exists, so that its first token and the acceptance (hold, task row) are
+   * awaited side by side rather than one after the other. Nothing is reported and nothing is charged for it: the
+   * caller passes it to `run` once the task is accepted, or aborts it when acceptance refuses.
+   */
+  start(model: string, input: Record<string, unknown>): EarlyChat;
+}
+
+/** A model call opened by `ChatExecutionPort.start`, not yet read. */
+export interface EarlyChat {
+  /** The exact catalog id it calls. */
+  readonly model: string;
+  /** Ends the call (the acceptance refused, or replayed an earlier request). Idempotent. */
+  abort(): void;
 }
 export const CHAT_EXECUTION = Symbol('ChatExecution');
 

@@ -6,6 +6,7 @@ import {
   Topics,
   type ChatEvent,
   type ChatExecutionPort,
+  type EarlyChat,
   type ExecutionCause,
   type ExecutionText,
   type ExecutionUsage,
@@ -32,7 +33,18 @@ export class RunChatUseCase implements ChatExecutionPort {
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null = null,
   ) {}
 
-  async *run(task: TaskCreatedPayload, cause: ExecutionCause, signal: AbortSignal): AsyncIterable<ChatEvent> {
+  start(model: string, input: Record<string, unknown>): EarlyChat {
+    return new OpenedChat(model, (signal) => this.provider.chat(model, chatRequestOf(input, true), signal));
+  }
+
+  async *run(
+    task: TaskCreatedPayload,
+    cause: ExecutionCause,
+    signal: AbortSignal,
+    early?: EarlyChat,
+  ): AsyncIterable<ChatEvent> {
+    const opened = early instanceof OpenedChat && early.model === task.model ? early : undefined;
+    if (early && !opened) early.abort();
     // The started report goes out beside the model's first token rather than before it (it is a database
     // transaction away in the tasks service: off the time to first token); the final report waits for it.
     const started = this.report(task, cause, ExecutionEventType.started, {
@@ -42,7 +54,10 @@ export class RunChatUseCase implements ChatExecutionPort {
     started.catch(() => undefined);
     const events: ChatEvent[] = [];
     try {
-      for await (const event of this.provider.chat(task.model, chatRequestOf(task.input, true), signal)) {
+      const events$ = opened
+        ? opened.read(signal)
+        : this.provider.chat(task.model, chatRequestOf(task.input, true), signal);
+      for await (const event of events$) {
         events.push(event);
         yield event;
       }
@@ -81,6 +96,49 @@ export class RunChatUseCase implements ChatExecutionPort {
     return this.bus.publish(Topics.taskExecution, [
       executionReport(task, cause, type, payload, this.clock.now()),
     ]);
+  }
+}
+
+/**
+ * A model call opened early (`start`): its first event is asked for at once, so the request goes out now, and
+ * `read` continues from it. It has its own controller: `abort` ends it before the task exists; once read, the
+ * run's signal aborts it too.
+ */
+class OpenedChat implements EarlyChat {
+  private readonly controller = new AbortController();
+  private readonly iterator: AsyncIterator<ChatEvent>;
+  private readonly first: Promise<IteratorResult<ChatEvent>>;
+  private taken = false;
+
+  constructor(
+    readonly model: string,
+    call: (signal: AbortSignal) => AsyncIterable<ChatEvent>,
+  ) {
+    this.iterator = call(this.controller.signal)[Symbol.asyncIterator]();
+    this.first = this.iterator.next();
+    // Read (or dropped by abort) later; never an unhandled rejection meanwhile.
+    this.first.catch(() => undefined);
+  }
+
+  abort(): void {
+    if (this.taken) return;
+    this.taken = true;
+    this.controller.abort();
+    void this.iterator.return?.()?.catch(() => undefined);
+  }
+
+  async *read(signal: AbortSignal): AsyncIterable<ChatEvent> {
+    if (this.taken) throw new Error('an early model call is read once');
+    this.taken = true;
+    const forward = (): void => this.controller.abort(signal.reason);
+    if (signal.aborted) forward();
+    else signal.addEventListener('abort', forward, { once: true });
+    try {
+      for (let next = await this.first; !next.done; next = await this.iterator.next()) yield next.value;
+    } finally {
+      signal.removeEventListener('abort', forward);
+      await this.iterator.return?.();
+    }
   }
 }
 
