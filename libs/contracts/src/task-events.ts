@@ -113,12 +113,16 @@ export interface ExecutionSucceededPayload {
   readonly text?: ExecutionText;
   readonly usage: ExecutionUsage;
   readonly finishedAt: string;
+  /** When the run began, if no `started` report was sent for it (a text answer that ended quickly). */
+  readonly startedAt?: string;
 }
 
 export interface ExecutionFailedPayload {
   readonly taskId: string;
   readonly errorCode: string;
   readonly finishedAt: string;
+  /** When the run began, if no `started` report was sent for it (a text answer that ended quickly). */
+  readonly startedAt?: string;
 }
 
 /** `hold.settled` / `hold.released` v1. */

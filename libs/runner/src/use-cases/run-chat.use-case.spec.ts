@@ -9,7 +9,7 @@ import {
 } from '@gen/contracts';
 import { systemClock } from '@gen/core';
 import { InProcessEventBus } from '@gen/messaging';
-import { RunChatUseCase } from './run-chat.use-case';
+import { RunChatUseCase, STARTED_REPORT_AFTER_MS } from './run-chat.use-case';
 
 const MODEL = 'acme/talk/chat';
 const input = { messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 };
@@ -61,7 +61,7 @@ describe('RunChatUseCase: a model call opened before the task exists', () => {
       events.push(event);
     expect(events.map((e) => e.type)).toEqual(['text', 'finish']);
     expect(upstream.calls).toHaveLength(1);
-    expect(seen.map((e) => e.type)).toEqual([ExecutionEventType.started, ExecutionEventType.succeeded]);
+    expect(seen.map((e) => e.type)).toEqual([ExecutionEventType.succeeded]);
     await bus.close();
   });
 
@@ -93,5 +93,40 @@ describe('RunChatUseCase: a model call opened before the task exists', () => {
     expect(upstream.calls[0]!.signal.aborted).toBe(true);
     expect(events.map((e) => e.type)).toEqual(['text', 'finish']);
     await bus.close();
+  });
+});
+
+describe('RunChatUseCase: the started report', () => {
+  async function runWith(thinkMs: number, fail = false) {
+    const bus = new InProcessEventBus();
+    const seen = await reports(bus);
+    const upstream = provider();
+    const useCase = new RunChatUseCase(bus, systemClock, upstream.port);
+    setTimeout(() => upstream.release(), thinkMs);
+    const before = Date.now();
+    const run = useCase.run(task, cause, new AbortController().signal);
+    let error: unknown;
+    try {
+      for await (const event of run) if (fail) throw Object.assign(new Error('broke'), { event });
+    } catch (e) {
+      error = e;
+    }
+    await bus.close();
+    return { seen, before, error };
+  }
+
+  it('a quick answer is not reported started: its final report says when it began', async () => {
+    const { seen, before } = await runWith(0);
+    expect(seen.map((e) => e.type)).toEqual([ExecutionEventType.succeeded]);
+    const startedAt = Date.parse((seen[0]!.payload as { startedAt: string }).startedAt);
+    expect(startedAt).toBeGreaterThanOrEqual(before - 5);
+    expect(startedAt).toBeLessThanOrEqual(Date.now());
+  });
+
+  it(`an answer still running after ${STARTED_REPORT_AFTER_MS} ms is reported started, and its final report does not repeat it`, async () => {
+    const { seen } = await runWith(STARTED_REPORT_AFTER_MS + 300);
+    expect(seen.map((e) => e.type)).toEqual([ExecutionEventType.started, ExecutionEventType.succeeded]);
+    expect(seen[0]!.payload).toMatchObject({ taskId: 'job_1', startedAt: expect.any(String) });
+    expect(seen[1]!.payload).not.toHaveProperty('startedAt');
   });
 });

@@ -18,6 +18,9 @@ import { EVENT_BUS, type EventBus } from '@gen/messaging';
 import { executionReport } from './execution-report';
 import { chatRequestOf } from '@gen/providers';
 
+/** How long a text run goes on before it is reported started (see `run`). */
+export const STARTED_REPORT_AFTER_MS = 500;
+
 /**
  * Runs a text task through the provider port (CHAT_EXECUTION): reports it started, passes the model's events on
  * as they come, and reports the whole answer with its usage, or the failure. The runner drains it for a task
@@ -45,13 +48,26 @@ export class RunChatUseCase implements ChatExecutionPort {
   ): AsyncIterable<ChatEvent> {
     const opened = early instanceof OpenedChat && early.model === task.model ? early : undefined;
     if (early && !opened) early.abort();
-    // The started report goes out beside the model's first token rather than before it (it is a database
-    // transaction away in the tasks service: off the time to first token); the final report waits for it.
-    const started = this.report(task, cause, ExecutionEventType.started, {
-      taskId: task.taskId,
-      startedAt: this.clock.now().toISOString(),
-    });
-    started.catch(() => undefined);
+    // A run that is still going after STARTED_REPORT_AFTER_MS is reported started (the task shows `running`);
+    // a shorter one is not: its final report carries when it began, and the task goes from queued straight
+    // to its terminal state (spec: the terminal moves start from either in-flight state). That is one
+    // database transaction fewer for most answers, and none of them on the path to the first token.
+    const startedAt = this.clock.now().toISOString();
+    let started: Promise<void> | undefined;
+    const timer = setTimeout(() => {
+      started = this.report(task, cause, ExecutionEventType.started, { taskId: task.taskId, startedAt });
+      started.catch(() => undefined);
+    }, STARTED_REPORT_AFTER_MS);
+    /** Stops the timer; once the started report is through, the final report need not say when it began. */
+    const began = async (): Promise<{ startedAt?: string }> => {
+      clearTimeout(timer);
+      return started
+        ? started.then(
+            () => ({}),
+            () => ({ startedAt }),
+          )
+        : { startedAt };
+    };
     const events: ChatEvent[] = [];
     try {
       const events$ = opened
@@ -61,9 +77,8 @@ export class RunChatUseCase implements ChatExecutionPort {
         events.push(event);
         yield event;
       }
-      await started;
     } catch (error) {
-      await started;
+      const start = await began();
       if (signal.aborted) throw error;
       const failure =
         error instanceof ProviderFailure ? error : new ProviderFailure('upstream_failed', 'the model failed');
@@ -74,9 +89,14 @@ export class RunChatUseCase implements ChatExecutionPort {
         taskId: task.taskId,
         errorCode: error instanceof ProviderFailure ? error.errorCode : 'internal_error',
         finishedAt: this.clock.now().toISOString(),
+        ...start,
       });
       throw failure;
+    } finally {
+      // The reader stopped early: nothing more is reported from here.
+      clearTimeout(timer);
     }
+    const start = await began();
     const { text, usage } = answerOf(events);
     await this.report(task, cause, ExecutionEventType.succeeded, {
       taskId: task.taskId,
@@ -84,6 +104,7 @@ export class RunChatUseCase implements ChatExecutionPort {
       text,
       usage,
       finishedAt: this.clock.now().toISOString(),
+      ...start,
     });
   }
 

@@ -98,4 +98,36 @@ describe('ApplyExecutionUseCase', () => {
     });
     expect(f.transitions).toEqual([]);
   });
+
+  it('moves a queued task straight to its terminal state, recording when the run began', async () => {
+    const quick = fixture(task({ state: 'queued' }), () => '0.001');
+    const event = succeeded(stored);
+    await quick.useCase.apply({
+      ...event,
+      payload: { ...(event.payload as object), startedAt: '2026-11-23T00:00:00.500Z' },
+    });
+    expect(quick.transitions[0]!.change).toMatchObject({
+      state: 'succeeded',
+      startedAt: new Date('2026-11-23T00:00:00.500Z'),
+    });
+    const failed = fixture(task({ state: 'queued' }), () => '0');
+    await failed.useCase.apply({
+      ...event,
+      type: ExecutionEventType.failed,
+      payload: {
+        taskId: 'job_1',
+        errorCode: 'upstream_failed',
+        finishedAt: '2026-11-23T00:00:01Z',
+        startedAt: '2026-11-23T00:00:00.250Z',
+      },
+    });
+    expect(failed.transitions[0]!.change).toMatchObject({
+      state: 'failed',
+      startedAt: new Date('2026-11-23T00:00:00.250Z'),
+    });
+    // A run that was reported started says nothing more: the started time already recorded stays.
+    const reported = fixture(task(), () => '0.001');
+    await reported.useCase.apply(succeeded(stored));
+    expect(reported.transitions[0]!.change).not.toHaveProperty('startedAt');
+  });
 });

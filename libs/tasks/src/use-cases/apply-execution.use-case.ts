@@ -56,6 +56,7 @@ export class ApplyExecutionUseCase {
         const charge = measured < task.estimatedE9 ? measured : task.estimatedE9;
         const change = {
           state: 'succeeded',
+          ...(payload.startedAt !== undefined ? { startedAt: new Date(payload.startedAt) } : {}),
           completedAt: new Date(payload.finishedAt),
           assets: payload.assets,
           usage: payload.usage,
@@ -75,6 +76,7 @@ export class ApplyExecutionUseCase {
         if (!task || isTerminal(task.state)) return null;
         const change = {
           state: 'failed',
+          ...(payload.startedAt !== undefined ? { startedAt: new Date(payload.startedAt) } : {}),
           completedAt: new Date(payload.finishedAt),
           errorCode: payload.errorCode,
           costE9: 0n,
