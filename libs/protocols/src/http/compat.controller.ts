@@ -19,7 +19,7 @@ import {
   type Language,
   type MessageId,
 } from '@gen/core';
-import { EventStream } from '@gen/edge';
+import { EventStream, SSE_KEEP_ALIVE } from '@gen/edge';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { aggregate, ProtocolError, type ChatResult, type MappedRequest } from '../canonical/text-input';
 import { applyFieldRules } from '../field-handling';
@@ -244,9 +244,9 @@ export class CompatController {
         reply,
         200,
         { 'content-type': 'application/json; charset=utf-8', 'x-service-keepalive': '1' },
-        ' ',
+        { text: ' ', silentMs: this.config.TEXT_STREAM_KEEPALIVE_MS },
       );
-      void held.write(' ');
+      void held.keepAliveNow();
       // Spec, Limits: a non-streamed answer still running after about 30 s (TEXT_KEEPALIVE_MS).
     }, this.config.TEXT_KEEPALIVE_MS);
     try {
@@ -288,8 +288,12 @@ export class CompatController {
       reply,
       200,
       { 'content-type': contentType, 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
-      // A JSON array (generate content without alt=sse) is kept alive with whitespace, which JSON allows.
-      contentType.startsWith('text/event-stream') ? ': keep-alive\n\n' : ' ',
+      // A JSON array (generate content without alt=sse) is kept alive with whitespace, which JSON allows
+      // before, between and after its values; a comment line would make the body invalid JSON.
+      {
+        text: contentType.startsWith('text/event-stream') ? SSE_KEEP_ALIVE : ' ',
+        silentMs: this.config.TEXT_STREAM_KEEPALIVE_MS,
+      },
     );
     const all: ChatEvent[] = [];
     try {

@@ -1,7 +1,14 @@
-import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { BusinessCode, ProviderFailure, type ChatEvent } from '@gen/contracts';
-import { DomainError, formatUsd, negotiateLanguage, taskErrorMessage } from '@gen/core';
-import { EventStream, NoQuery, QueryPipe, RateLimited, SchemaPipe } from '@gen/edge';
+import {
+  APP_CONFIG,
+  DomainError,
+  formatUsd,
+  negotiateLanguage,
+  taskErrorMessage,
+  type AppConfig,
+} from '@gen/core';
+import { EventStream, NoQuery, QueryPipe, RateLimited, SchemaPipe, SSE_KEEP_ALIVE } from '@gen/edge';
 import { OpenTextTaskUseCase } from '../use-cases/open-text-task.use-case';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateTaskUseCase } from '../use-cases/create-task.use-case';
@@ -35,6 +42,7 @@ export class TasksController {
     private readonly listTasks: ListTasksUseCase,
     private readonly usage: GetUsageUseCase,
     private readonly textTasks: OpenTextTaskUseCase,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
@@ -75,12 +83,17 @@ export class TasksController {
     } catch (error) {
       throw streamFailure(error);
     }
-    const out = new EventStream(reply, 200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-service-task-id': opened.taskId,
-      'x-accel-buffering': 'no',
-    });
+    const out = new EventStream(
+      reply,
+      200,
+      {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-service-task-id': opened.taskId,
+        'x-accel-buffering': 'no',
+      },
+      { text: SSE_KEEP_ALIVE, silentMs: this.config.TEXT_STREAM_KEEPALIVE_MS },
+    );
     try {
       for (let step = first; !step.done; step = await events.next()) {
         await out.write(`data: ${JSON.stringify(step.value)}\n\n`);
