@@ -18,6 +18,7 @@ const DEFAULTS = {
   DEPENDENCY_TIMEOUT_MS: 15000,
   TASK_DEADLINE_SECONDS: 1800,
   TEXT_KEEPALIVE_MS: 30000,
+  TEXT_STREAM_KEEPALIVE_MS: 10000,
   WEBHOOK_RETRY_SCHEDULE: '10,30,120,600,1800,7200,21600',
   WEBHOOK_PAYLOAD_VERSION: '2',
   RUNNER_CONCURRENCY: 8,
@@ -101,9 +102,11 @@ describe('loadConfig', () => {
     expect(describeConfig(config)).toMatchObject({ REDIS_URL: '***', S3_SECRET_ACCESS_KEY: '***' });
   });
 
-  it('accepts the bounds of PORT and KEY_CACHE_TTL_MS', () => {
+  it('accepts the bounds of PORT, KEY_CACHE_TTL_MS and TEXT_STREAM_KEEPALIVE_MS', () => {
     expect(loadConfig({ PORT: '65535' }).PORT).toBe(65535);
     expect(loadConfig({ KEY_CACHE_TTL_MS: '1000' }).KEY_CACHE_TTL_MS).toBe(1000);
+    expect(loadConfig({ TEXT_STREAM_KEEPALIVE_MS: '50' }).TEXT_STREAM_KEEPALIVE_MS).toBe(50);
+    expect(loadConfig({ TEXT_STREAM_KEEPALIVE_MS: '600000' }).TEXT_STREAM_KEEPALIVE_MS).toBe(600000);
   });
 
   it('keeps string settings and accepts every valid value', () => {
@@ -164,6 +167,9 @@ describe('loadConfig', () => {
     ['REDIS_KEY_PREFIX', 'fleet a:'],
     ['REDIS_KEY_PREFIX', 'fleet*'],
     ['DEPENDENCY_TIMEOUT_MS', '50'],
+    ['TEXT_STREAM_KEEPALIVE_MS', '49'],
+    ['TEXT_STREAM_KEEPALIVE_MS', '600001'],
+    ['TEXT_STREAM_KEEPALIVE_MS', '1.5'],
   ])('refuses %s=%j with a ConfigError naming the setting and the value', (name, value) => {
     const error = configError({ [name]: value });
     expect(error.setting).toBe(name);

@@ -151,6 +151,13 @@ export const ConfigSchema = Type.Object(
       description:
         'How long a non-streamed compatibility answer may run before its response is held open with whitespace and X-Service-Keepalive: 1 (spec: about 30 seconds).',
     }),
+    TEXT_STREAM_KEEPALIVE_MS: Type.Integer({
+      minimum: 50,
+      maximum: 600000,
+      default: 10000,
+      description:
+        'How long a text stream may stay silent (the model thinking) before a `: keep-alive` comment line (whitespace in a JSON-array stream and in a held non-streamed answer); a model silent that long before its first event opens the stream, so a failure after that is an error inside it.',
+    }),
     PROVIDER_ALLOW_PRIVATE_CIDRS: Type.Optional(
       Type.String({
         description:

@@ -1,39 +1,43 @@
 import { once } from 'node:events';
 import type { FastifyReply } from 'fastify';
 
-/** How long a stream may stay silent before a `: keep-alive` comment (spec: "while a model thinks"). */
-export const KEEP_ALIVE_MS = 10_000;
+/** The comment line that keeps a silent Server-Sent Events stream alive (spec: "while a model thinks"). */
+export const SSE_KEEP_ALIVE = ': keep-alive\n\n';
+
+/** What a stream writes when it has been silent for `silentMs` (TEXT_STREAM_KEEPALIVE_MS). */
+export interface KeepAlive {
+  /** {@link SSE_KEEP_ALIVE} for SSE; whitespace in a JSON body, where a comment would corrupt it. */
+  readonly text: string;
+  readonly silentMs: number;
+}
 
 /**
  * A response written as it goes (SSE, or any incremental body): the edge's headers (request id, rate limit) are
  * kept, each write waits for the socket to drain when its buffer is full (a slow reader never makes the process
- * buffer without bound), a comment keeps a silent stream alive, and a client that went away only stops the
- * writing: `closed` tells the caller, whose work goes on.
+ * buffer without bound), the keep-alive is written after `silentMs` without a write (never between frames that
+ * come quicker), and a client that went away only stops the writing: `closed` tells the caller, whose work goes
+ * on.
  */
 export class EventStream {
   private gone = false;
+  private ended = false;
   private lastWrite = Date.now();
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly reply: FastifyReply,
     status: number,
     headers: Record<string, string>,
-    private readonly keepAlive: string | null = ': keep-alive\n\n',
+    private readonly keepAlive: KeepAlive,
   ) {
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(status, { ...(reply.getHeaders() as Record<string, string>), ...headers });
     raw.on('close', () => {
       this.gone = true;
+      clearTimeout(this.timer);
     });
-    this.timer = setInterval(() => {
-      if (this.keepAlive && !this.gone && Date.now() - this.lastWrite >= KEEP_ALIVE_MS) {
-        this.lastWrite = Date.now();
-        raw.write(this.keepAlive);
-      }
-    }, 1000);
-    this.timer.unref();
+    this.arm(keepAlive.silentMs);
   }
 
   /** True once the client went away. */
@@ -50,9 +54,63 @@ export class EventStream {
     }
   }
 
+  /** Writes the keep-alive now: for a stream opened because its answer was already silent that long. */
+  keepAliveNow(): Promise<void> {
+    return this.write(this.keepAlive.text);
+  }
+
   end(text?: string): void {
-    clearInterval(this.timer);
+    this.ended = true;
+    clearTimeout(this.timer);
     if (this.closed) return;
     this.reply.raw.end(text);
   }
+
+  /**
+   * One timer, due when the stream will have been silent for `silentMs`: a write only moves `lastWrite` (no
+   * timer work per frame), and the timer, when it finds a write since, waits for the rest of the interval.
+   */
+  private arm(ms: number): void {
+    this.timer = setTimeout(this.beat, ms);
+    this.timer.unref();
+  }
+
+  private readonly beat = (): void => {
+    if (this.ended || this.closed) return;
+    const silent = Date.now() - this.lastWrite;
+    if (silent < this.keepAlive.silentMs) {
+      this.arm(this.keepAlive.silentMs - silent);
+      return;
+    }
+    this.lastWrite = Date.now();
+    this.reply.raw.write(this.keepAlive.text);
+    this.arm(this.keepAlive.silentMs);
+  };
+}
+
+/** How a promise came out within a time: its value, its failure, or still `pending` (await it later). */
+export type Outcome<T> =
+  | { readonly status: 'fulfilled'; readonly value: T }
+  | { readonly status: 'rejected'; readonly reason: unknown }
+  | { readonly status: 'pending' };
+
+/**
+ * Waits up to `ms` for `promise`. A stream waits so for its first event: one that comes in time opens the stream
+ * (and a failure is still a normal error response); past it, the stream opens with a keep-alive and the answer
+ * follows in it. A rejection after `ms` is not unhandled: it reaches whoever awaits `promise` then.
+ */
+export function settleWithin<T>(promise: Promise<T>, ms: number): Promise<Outcome<T>> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve({ status: 'pending' }), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve({ status: 'fulfilled', value });
+      },
+      (reason: unknown) => {
+        clearTimeout(timer);
+        resolve({ status: 'rejected', reason });
+      },
+    );
+  });
 }

@@ -19,7 +19,7 @@ import {
   type Language,
   type MessageId,
 } from '@gen/core';
-import { EventStream } from '@gen/edge';
+import { EventStream, settleWithin, SSE_KEEP_ALIVE } from '@gen/edge';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { aggregate, ProtocolError, type ChatResult, type MappedRequest } from '../canonical/text-input';
 import { applyFieldRules } from '../field-handling';
@@ -244,9 +244,9 @@ export class CompatController {
         reply,
         200,
         { 'content-type': 'application/json; charset=utf-8', 'x-service-keepalive': '1' },
-        ' ',
+        { text: ' ', silentMs: this.config.TEXT_STREAM_KEEPALIVE_MS },
       );
-      void held.write(' ');
+      void held.keepAliveNow();
       // Spec, Limits: a non-streamed answer still running after about 30 s (TEXT_KEEPALIVE_MS).
     }, this.config.TEXT_KEEPALIVE_MS);
     try {
@@ -265,7 +265,11 @@ export class CompatController {
     reply.status(200).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 
-  /** The answer as the protocol's stream; a failure before the first event is a normal error response. */
+  /**
+   * The answer as the protocol's stream. A failure before the first event is a normal error response, unless the
+   * model stays silent past TEXT_STREAM_KEEPALIVE_MS: then the stream opens with a keep-alive (spec, streaming
+   * rule 3: `: keep-alive` comment lines while a model thinks) and a failure is the protocol's error in it.
+   */
   private async streamed(
     protocol: CompatProtocol,
     reply: FastifyReply,
@@ -276,23 +280,26 @@ export class CompatController {
     language: Language,
     refuse: (error: ProtocolError) => void,
   ): Promise<void> {
-    let first: IteratorResult<ChatEvent>;
-    try {
-      first = await events.next();
-    } catch (error) {
-      return refuse(failureOf(error));
-    }
+    const silentMs = this.config.TEXT_STREAM_KEEPALIVE_MS;
+    const next = events.next();
+    const early = await settleWithin(next, silentMs);
+    if (early.status === 'rejected') return refuse(failureOf(early.reason));
     const writer = protocol.streamWriter(base, mapped, call);
     const contentType = protocol.streamContentType(call);
     const out = new EventStream(
       reply,
       200,
       { 'content-type': contentType, 'cache-control': 'no-store', 'x-accel-buffering': 'no' },
-      // A JSON array (generate content without alt=sse) is kept alive with whitespace, which JSON allows.
-      contentType.startsWith('text/event-stream') ? ': keep-alive\n\n' : ' ',
+      // A JSON array (generate content without alt=sse) is kept alive with whitespace, which JSON allows
+      // before, between and after its values; a comment line would make the body invalid JSON.
+      { text: contentType.startsWith('text/event-stream') ? SSE_KEEP_ALIVE : ' ', silentMs },
     );
     const all: ChatEvent[] = [];
+    let started = false;
     try {
+      if (early.status === 'pending') await out.keepAliveNow();
+      const first = early.status === 'fulfilled' ? early.value : await next;
+      started = true;
       for (const frame of writer.start()) await out.write(frame);
       for (let step = first; !step.done; step = await events.next()) {
         all.push(step.value);
@@ -301,7 +308,10 @@ export class CompatController {
       await finish(out, writer.end(aggregate(all, base)));
     } catch (error) {
       const failure = failureOf(error);
-      await finish(out, writer.error(failure, message(language, failure)));
+      // A failure while the opened stream waited for its first event: the protocol's opening frames first (the
+      // JSON array's `[`, the Responses `response.created`), then its error.
+      const opening = started ? [] : writer.start();
+      await finish(out, [...opening, ...writer.error(failure, message(language, failure))]);
     }
   }
 }

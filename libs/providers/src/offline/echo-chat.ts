@@ -8,7 +8,8 @@ import { UpstreamError } from '../chat/upstream-error';
  * and reasoning. Test behaviours go in the last user message (CONTRACT.md):
  * - `[[simulate:upstream_failed]]`, `[[simulate:content_rejected]]`: the request fails before any token;
  *   `[[simulate:stream_cut]]`: the stream breaks after a few tokens (a mid-stream failure);
- * - `[[delay_ms:N]]`: the first token comes after N ms (the model "thinks");
+ * - `[[delay_ms:N]]`: the first token (or the simulated failure, as with the media models) comes after N ms
+ *   (the model "thinks");
  * - `[[tool]]`: call the first offered tool (also when `tool_choice` requires a tool).
  */
 export const ECHO_LIMITS = { delayMs: { maximum: 600_000 } } as const;
@@ -85,10 +86,10 @@ export async function* echoChat(
 ): AsyncGenerator<ChatEvent> {
   const user = lastOf(request.messages, 'user');
   const markers = markersOf(user?.content ?? '');
+  if (markers.delayMs > 0) await sleep(markers.delayMs);
   if (markers.simulate === 'upstream_failed') throw new UpstreamError('failed', 'simulated upstream failure');
   if (markers.simulate === 'content_rejected')
     throw new UpstreamError('rejected', 'simulated content refusal');
-  if (markers.delayMs > 0) await sleep(markers.delayMs);
   const inputTokens = echoInputTokens(request);
   const budget = request.maxTokens ?? Number.POSITIVE_INFINITY;
   let outputTokens = 0;

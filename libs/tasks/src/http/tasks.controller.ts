@@ -1,7 +1,22 @@
-import { Body, Controller, Get, Header, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import { BusinessCode, ProviderFailure, type ChatEvent } from '@gen/contracts';
-import { DomainError, formatUsd, negotiateLanguage, taskErrorMessage } from '@gen/core';
-import { EventStream, NoQuery, QueryPipe, RateLimited, SchemaPipe } from '@gen/edge';
+import { Body, Controller, Get, Header, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { BusinessCode, ProviderFailure } from '@gen/contracts';
+import {
+  APP_CONFIG,
+  DomainError,
+  formatUsd,
+  negotiateLanguage,
+  taskErrorMessage,
+  type AppConfig,
+} from '@gen/core';
+import {
+  EventStream,
+  NoQuery,
+  QueryPipe,
+  RateLimited,
+  SchemaPipe,
+  settleWithin,
+  SSE_KEEP_ALIVE,
+} from '@gen/edge';
 import { OpenTextTaskUseCase } from '../use-cases/open-text-task.use-case';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateTaskUseCase } from '../use-cases/create-task.use-case';
@@ -35,14 +50,16 @@ export class TasksController {
     private readonly listTasks: ListTasksUseCase,
     private readonly usage: GetUsageUseCase,
     private readonly textTasks: OpenTextTaskUseCase,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   /**
    * POST /api/v1/jobs/stream: a text task answered as Server-Sent Events, one JSON chunk per `data:` line (the
    * canonical events: `text`, `reasoning`, `tool_call`, `usage`, `finish`), then `data: [DONE]`. Everything
    * createTask checks is checked first and answered as a normal JSON error; so is a failure before the first
-   * event (its hold released). A failure after it is an `event: error` chunk, the hold released. The task id is
-   * in `X-Service-Task-Id`; the charge is read with recordInfo once settled.
+   * event (its hold released). A model silent past TEXT_STREAM_KEEPALIVE_MS gets `: keep-alive` comments, the
+   * first one opening the stream. A failure after the stream opened is an `event: error` chunk, the hold
+   * released. The task id is in `X-Service-Task-Id`; the charge is read with recordInfo once settled.
    */
   @Post('jobs/stream')
   async stream(
@@ -69,19 +86,26 @@ export class TasksController {
     }
     const language = negotiateLanguage(header(request, 'accept-language'), principal.language);
     const events = opened.events[Symbol.asyncIterator]();
-    let first: IteratorResult<ChatEvent>;
+    const silentMs = this.config.TEXT_STREAM_KEEPALIVE_MS;
+    const next = events.next();
+    const early = await settleWithin(next, silentMs);
+    if (early.status === 'rejected') throw streamFailure(early.reason);
+    const out = new EventStream(
+      reply,
+      200,
+      {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-service-task-id': opened.taskId,
+        'x-accel-buffering': 'no',
+      },
+      { text: SSE_KEEP_ALIVE, silentMs },
+    );
     try {
-      first = await events.next();
-    } catch (error) {
-      throw streamFailure(error);
-    }
-    const out = new EventStream(reply, 200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-service-task-id': opened.taskId,
-      'x-accel-buffering': 'no',
-    });
-    try {
+      // A model still thinking after TEXT_STREAM_KEEPALIVE_MS: the stream opens with `: keep-alive` (spec,
+      // compatibility streaming rule 3), so a failure before its first event is an error event from then on.
+      if (early.status === 'pending') await out.keepAliveNow();
+      const first = early.status === 'fulfilled' ? early.value : await next;
       for (let step = first; !step.done; step = await events.next()) {
         await out.write(`data: ${JSON.stringify(step.value)}\n\n`);
       }
