@@ -78,6 +78,20 @@ function boundaries({ tests }) {
         ],
       },
       {
+        // The compatibility app serves text streams where their client is: the API keys (accounts), the
+        // holds (billing), the catalog, the tasks ports and the text run (runner), hosted for their ports.
+        sourceTag: 'scope:app-compat-protocols',
+        onlyDependOnLibsWithTags: [
+          'scope:shared',
+          'scope:compat-protocols',
+          'scope:accounts',
+          'scope:billing',
+          'scope:catalog',
+          'scope:tasks',
+          'scope:runner',
+        ],
+      },
+      {
         // The runner app reads the model bindings (and their fallbacks) from the catalog it composes.
         sourceTag: 'scope:app-runner',
         onlyDependOnLibsWithTags: ['scope:shared', 'scope:catalog', 'scope:runner'],

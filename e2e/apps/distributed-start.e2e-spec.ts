@@ -151,6 +151,9 @@ describe('every app starts alone in distributed mode, and refuses to start witho
 
   it.each([
     ['gateway', 'REDIS_URL', 'Redis'],
+    // The two edges run text streams and report them on task.execution themselves.
+    ['gateway', 'KAFKA_BROKERS', 'Kafka'],
+    ['compat-protocols', 'KAFKA_BROKERS', 'Kafka'],
     ['tasks', 'KAFKA_BROKERS', 'Kafka'],
     ['media', 'DATABASE_URL', 'PostgreSQL'],
   ])('%s without %s exits 2 naming the setting', async (app, setting, dependency) => {

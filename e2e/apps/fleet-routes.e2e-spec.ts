@@ -8,8 +8,13 @@ import { serviceSettings, startAppProcess, type AppProcess } from '../support/ap
 
 const root = join(__dirname, '..', '..');
 
-/** Every app but the gateway: none serves a public route (docs/architecture.md, "Which app serves which routes"). */
-const OTHERS = ['compat-protocols', 'catalog', 'tasks', 'billing', 'media', 'runner', 'webhooks'] as const;
+/**
+ * Every app but the two edges (gateway, compat-protocols): none serves a public route (docs/architecture.md,
+ * "Which app serves which routes").
+ */
+const OTHERS = ['catalog', 'tasks', 'billing', 'media', 'runner', 'webhooks'] as const;
+
+type Json = Record<string, unknown>;
 
 /** The log lines at level error or fatal: pino JSON (`level` >= 50 or its label), or plain text naming an error. */
 function errorLines(output: string): string[] {
@@ -28,6 +33,7 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
   let database: ScratchDatabase;
   let dataDir: string;
   let gateway: AppProcess;
+  let compat: AppProcess;
   const others = new Map<string, AppProcess>();
   let apiKey: string;
   let admin: Record<string, string>;
@@ -43,10 +49,16 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
       DATA_DIR: dataDir,
       DATABASE_URL: database.url,
       KAFKA_TOPIC_PREFIX: `e2e-routes-${randomBytes(4).toString('hex')}.`,
+      // A large bucket that does not refill within the run: what each request takes is visible (the bucket
+      // shared by the two edges, below).
+      RATE_LIMIT_BURST: '1000',
+      RATE_LIMIT_PER_MINUTE: '1',
     };
     gateway = await startAppProcess('gateway', env);
-    const started = await Promise.all(OTHERS.map((app) => startAppProcess(app, env)));
-    for (const app of started) others.set(app.name, app);
+    [compat] = await Promise.all([
+      startAppProcess('compat-protocols', env),
+      ...OTHERS.map(async (app) => others.set(app, await startAppProcess(app, env))),
+    ]);
     const boot = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
       apiKey: string;
       adminToken: string;
@@ -66,13 +78,19 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
   }, 240_000);
 
   afterAll(async () => {
-    await Promise.all([gateway, ...others.values()].filter(Boolean).map((app) => app.stop()));
+    await Promise.all([gateway, compat, ...others.values()].filter(Boolean).map((app) => app.stop()));
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   const get = (app: AppProcess, path: string, headers: Record<string, string> = {}) =>
     fetch(`${app.baseUrl}${path}`, { headers });
+  const post = (app: AppProcess, path: string, headers: Record<string, string>, body: unknown) =>
+    fetch(`${app.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   describe('credentials (each app wires the verifiers its routes need, or mounts no authenticated route)', () => {
     it('gateway: a valid key is accepted on /api/v1 and /v1, a bad one refused', async () => {
@@ -125,10 +143,168 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
     );
 
     it('no app logged an error while starting and serving', () => {
-      for (const app of [gateway, ...others.values()]) {
+      for (const app of [gateway, compat, ...others.values()]) {
         expect({ app: app.name, errors: errorLines(app.output()) }).toEqual({ app: app.name, errors: [] });
         expect(app.output()).not.toContain('could not find');
       }
+    });
+  });
+
+  describe('compat-protocols serves the compatibility family, and only that', () => {
+    const messages = [{ role: 'user', content: 'hello from the compat edge' }];
+
+    it('a chat completion on its own port runs there: 200, the OpenAI shape, X-Service-Task-Id', async () => {
+      const good = { authorization: `Bearer ${apiKey}` };
+      const reply = await post(compat, '/v1/chat/completions', good, { model: 'local/echo/chat', messages });
+      expect(reply.status).toBe(200);
+      expect(reply.headers.get('content-type')).toMatch(/^application\/json/);
+      const requestId = reply.headers.get('x-request-id')!;
+      expect(requestId).toMatch(/^req_/);
+      const taskId = reply.headers.get('x-service-task-id')!;
+      expect(taskId).toMatch(/^job_/);
+      const body = (await reply.json()) as Json;
+      expect(body).toMatchObject({
+        id: `chatcmpl-${requestId}`,
+        object: 'chat.completion',
+        model: 'local/echo/chat',
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: 'Echo: hello from the compat edge' },
+            finish_reason: 'stop',
+          },
+        ],
+      });
+      expect((body['usage'] as { total_tokens: number }).total_tokens).toBeGreaterThan(0);
+      // The task is the account's like any other: the gateway's recordInfo finds it.
+      const info = await get(gateway, `/api/v1/jobs/recordInfo?taskId=${taskId}`, good);
+      expect(info.status).toBe(200);
+      expect(((await info.json()) as { data: Json }).data).toMatchObject({
+        taskId,
+        model: 'local/echo/chat',
+      });
+    });
+
+    it('the other protocols and their key headers work there too (x-api-key, x-goog-api-key)', async () => {
+      const anthropic = await post(
+        compat,
+        '/v1/messages',
+        { 'x-api-key': apiKey, 'anthropic-version': '2023-06-01' },
+        { model: 'local/echo/chat', max_tokens: 20, messages },
+      );
+      expect(anthropic.status).toBe(200);
+      expect(anthropic.headers.get('x-service-task-id')).toMatch(/^job_/);
+      expect(await anthropic.json()).toMatchObject({
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'text', text: 'Echo: hello from the compat edge' }],
+      });
+      const google = await post(
+        compat,
+        '/v1beta/models/local/echo/chat:generateContent',
+        { 'x-goog-api-key': apiKey },
+        { contents: [{ role: 'user', parts: [{ text: 'hello from the compat edge' }] }] },
+      );
+      expect(google.status).toBe(200);
+      expect(google.headers.get('x-service-task-id')).toMatch(/^job_/);
+      expect(await google.json()).toMatchObject({
+        candidates: [{ content: { role: 'model', parts: [{ text: 'Echo: hello from the compat edge' }] } }],
+      });
+    });
+
+    it("a bad or missing key is refused in each protocol's error shape, before any task", async () => {
+      const bad = `${apiKey.slice(0, -4)}xxxx`;
+      const openAi = await post(
+        compat,
+        '/v1/chat/completions',
+        { authorization: `Bearer ${bad}` },
+        { model: 'local/echo/chat', messages },
+      );
+      expect(openAi.status).toBe(401);
+      expect(openAi.headers.get('x-service-task-id')).toBeNull();
+      expect(await openAi.json()).toMatchObject({
+        error: { type: 'authentication_error', code: 'invalid_api_key' },
+      });
+      const anthropic = await post(
+        compat,
+        '/v1/messages',
+        { 'x-api-key': bad },
+        { model: 'local/echo/chat', max_tokens: 20, messages },
+      );
+      expect(anthropic.status).toBe(401);
+      expect(await anthropic.json()).toMatchObject({
+        type: 'error',
+        error: { type: 'authentication_error' },
+        request_id: anthropic.headers.get('x-request-id'),
+      });
+      const google = await post(
+        compat,
+        '/v1beta/models/local/echo/chat:generateContent',
+        { 'x-goog-api-key': bad },
+        { contents: [{ role: 'user', parts: [{ text: 'x' }] }] },
+      );
+      expect(google.status).toBe(401);
+      expect(await google.json()).toMatchObject({ error: { code: 401, status: 'UNAUTHENTICATED' } });
+      const none = await post(compat, '/v1/responses', {}, { model: 'local/echo/chat', input: 'x' });
+      expect(none.status).toBe(401);
+      expect(await none.json()).toMatchObject({ error: { type: 'authentication_error' } });
+    });
+
+    it('paths the protocols do not have answer 404 in the protocol shape', async () => {
+      const good = { authorization: `Bearer ${apiKey}` };
+      const embeddings = await post(compat, '/v1/embeddings', good, { input: 'x' });
+      expect(embeddings.status).toBe(404);
+      expect(await embeddings.json()).toMatchObject({
+        error: { type: 'not_found_error', code: 'not_found' },
+      });
+      const gemini = await post(compat, '/v1beta/models/local/echo/chat:embedContent', good, {});
+      expect(gemini.status).toBe(404);
+      expect(await gemini.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
+    });
+
+    it('serves no native, admin or console route, nor /v1/models (the gateway keeps the catalog)', async () => {
+      const good = { authorization: `Bearer ${apiKey}` };
+      for (const path of ['/api/v1/models', '/api/v1/chat/credit', '/api/v1/jobs', '/api/v1/usage']) {
+        const response = await get(compat, path, good);
+        expect({ path, status: response.status }).toEqual({ path, status: 404 });
+        expect(((await response.json()) as { code: number }).code).toBe(404);
+      }
+      const created = await post(compat, '/api/v1/jobs/createTask', good, {
+        model: 'local/echo/chat',
+        input: { messages },
+      });
+      expect(created.status).toBe(404);
+      const streamed = await post(compat, '/api/v1/jobs/stream', good, {
+        model: 'local/echo/chat',
+        input: { messages },
+      });
+      expect(streamed.status).toBe(404);
+      expect(streamed.headers.get('x-service-task-id')).toBeNull();
+      expect((await get(compat, '/v1/models', good)).status).toBe(404);
+      expect((await get(compat, '/console/v1/catalog/models')).status).toBe(404);
+      expect((await get(compat, `/admin/v1/accounts/${accountId}`, admin)).status).toBe(404);
+      expect((await get(compat, '/console/v1/session', consoleAuth)).status).toBe(404);
+      expect((await get(compat, '/healthz')).status).toBe(200);
+      expect((await get(compat, '/readyz')).status).toBe(200);
+      // Its OpenAPI document lists none of the gateway's families (the compatibility family has no fragment).
+      const paths = Object.keys(
+        ((await (await get(compat, '/openapi.json')).json()) as { paths: object }).paths,
+      );
+      expect(paths.filter((p) => /^\/(api|admin|console)/.test(p))).toEqual([]);
+    });
+
+    it("the two edges share the key's rate-limit bucket (Redis), and the gateway still serves the family", async () => {
+      const good = { authorization: `Bearer ${apiKey}` };
+      const first = await post(gateway, '/v1/chat/completions', good, { model: 'local/echo/chat', messages });
+      expect(first.status).toBe(200);
+      expect(first.headers.get('x-service-task-id')).toMatch(/^job_/);
+      const second = await post(compat, '/v1/chat/completions', good, { model: 'local/echo/chat', messages });
+      expect(second.status).toBe(200);
+      expect(second.headers.get('x-ratelimit-limit')).toBe('1000');
+      // An in-memory bucket per process would not see the gateway's token.
+      expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(
+        Number(first.headers.get('x-ratelimit-remaining')) - 1,
+      );
     });
   });
 
@@ -187,6 +363,15 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
 
     it('the tasks app takes no task: createTask on its port answers 404 and creates nothing', async () => {
       const tasks = others.get('tasks')!;
+      const history = async () => {
+        const reply = await get(gateway, '/api/v1/jobs', { authorization: `Bearer ${apiKey}` });
+        expect(reply.status).toBe(200);
+        // Ids only: the compatibility tasks above may still be settling.
+        return ((await reply.json()) as { data: { items: { taskId: string }[] } }).data.items.map(
+          (task) => task.taskId,
+        );
+      };
+      const before = await history();
       const created = await fetch(`${tasks.baseUrl}/api/v1/jobs/createTask`, {
         method: 'POST',
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
@@ -194,9 +379,8 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
       });
       expect(created.status).toBe(404);
       expect(((await created.json()) as { code: number }).code).toBe(404);
-      const history = await get(gateway, '/api/v1/jobs', { authorization: `Bearer ${apiKey}` });
-      expect(history.status).toBe(200);
-      expect(((await history.json()) as { data: { items: unknown[] } }).data.items).toEqual([]);
+      // The compatibility tests above made the only tasks; this call added none.
+      expect(await history()).toEqual(before);
     });
 
     it('the webhooks app serves neither the endpoints nor the deliveries', async () => {

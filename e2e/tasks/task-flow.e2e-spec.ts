@@ -11,8 +11,9 @@ const root = join(__dirname, '..', '..');
 type Json = Record<string, unknown>;
 
 /**
- * The whole native task flow in distributed mode: the gateway, tasks, billing and runner apps as separate
- * processes over PostgreSQL, Kafka, Redis and S3. The client talks to the gateway only.
+ * The whole native task flow in distributed mode: the gateway, compat-protocols, tasks, billing and runner apps
+ * as separate processes over PostgreSQL, Kafka, Redis and S3. The client talks to the two edges: the gateway,
+ * and compat-protocols for one chat completion.
  */
 describe('the task flow across separate processes (distributed mode)', () => {
   let database: ScratchDatabase;
@@ -20,6 +21,7 @@ describe('the task flow across separate processes (distributed mode)', () => {
   let env: Record<string, string>;
   const apps: AppProcess[] = [];
   let gateway: AppProcess;
+  let compat: AppProcess;
   let runner: AppProcess;
   let auth: Record<string, string>;
 
@@ -45,8 +47,10 @@ describe('the task flow across separate processes (distributed mode)', () => {
         startAppProcess('tasks', env),
         startAppProcess('billing', env),
         startAppProcess('webhooks', env),
+        startAppProcess('compat-protocols', env),
       ])),
     );
+    compat = apps.find((app) => app.name === 'compat-protocols')!;
     const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
       apiKey: string;
     };
@@ -127,7 +131,7 @@ describe('the task flow across separate processes (distributed mode)', () => {
     expect(await balance()).toMatchObject({ available: '24.996', held: '0' });
   });
 
-  it('text runs across the fleet: a task in the runner, a stream and a chat completion in the gateway, each settled', async () => {
+  it('text runs across the fleet: a task in the runner, a stream and a chat completion in the gateway, a chat completion in compat-protocols, each settled', async () => {
     const messages = [{ role: 'user', content: 'distributed hello' }];
     const created = await call('POST', '/api/v1/jobs/createTask', {
       model: 'local/echo/chat',
@@ -154,16 +158,35 @@ describe('the task flow across separate processes (distributed mode)', () => {
     );
     expect(streamedTask).toMatchObject({ state: 'succeeded', output: { text: 'Echo: distributed hello' } });
 
-    const completion = await fetch(`${gateway.baseUrl}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'local/echo/chat', messages }),
-    });
-    expect(completion.status).toBe(200);
-    const answer = (await completion.json()) as { choices: { message: { content: string } }[] };
-    expect(answer.choices[0]!.message.content).toBe('Echo: distributed hello');
-    const completed = await until(completion.headers.get('x-service-task-id')!, (t) => t['settled'] === true);
-    expect(Number(completed['cost'])).toBeGreaterThan(0);
+    // The same chat completion on each edge: the text runs in the process the client called, reports on
+    // task.execution, and the tasks and billing apps settle it.
+    const taskOf = new Map<AppProcess, string>();
+    for (const edge of [gateway, compat]) {
+      const completion = await fetch(`${edge.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'local/echo/chat', messages }),
+      });
+      expect({ edge: edge.name, status: completion.status }).toEqual({ edge: edge.name, status: 200 });
+      const answer = (await completion.json()) as { choices: { message: { content: string } }[] };
+      expect(answer.choices[0]!.message.content).toBe('Echo: distributed hello');
+      const taskId = completion.headers.get('x-service-task-id')!;
+      expect(taskId).toMatch(/^job_/);
+      taskOf.set(edge, taskId);
+      const completed = await until(taskId, (t) => t['settled'] === true);
+      expect(completed).toMatchObject({ state: 'succeeded', output: { text: 'Echo: distributed hello' } });
+      expect(Number(completed['cost'])).toBeGreaterThan(0);
+    }
+    // Each edge took its own request: the task was accepted in the process the client called, not the other.
+    const accepted = (app: AppProcess, taskId: string): boolean =>
+      app
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{') && line.includes(taskId))
+        .some((line) => (JSON.parse(line) as Json)['msg'] === 'task accepted');
+    expect(accepted(compat, taskOf.get(compat)!)).toBe(true);
+    expect(accepted(gateway, taskOf.get(compat)!)).toBe(false);
+    expect(accepted(gateway, taskOf.get(gateway)!)).toBe(true);
   });
 
   it('the webhooks app sends the signed callback of a finished task', async () => {

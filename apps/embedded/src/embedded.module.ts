@@ -30,7 +30,7 @@ export class EmbeddedModule {
         }),
         composeDomains(AccountsModule.forRoot({ http: true }), BillingModule.forRoot({ http: true })),
         CatalogModule.forRoot({ file: config.CATALOG_FILE }),
-        TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: true, http: true }),
+        TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: true, http: true, compat: true }),
         ProvidersModule,
         ChatExecutionModule,
         RunnerModule,

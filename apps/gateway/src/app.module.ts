@@ -42,7 +42,7 @@ export class GatewayAppModule {
         // Text streams run here, where their client is (CHAT_EXECUTION through the provider port).
         ProvidersModule,
         ChatExecutionModule,
-        TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: false, http: true }),
+        TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: false, http: true, compat: true }),
         WebhooksModule.forRoot({ workers: false, http: true }),
         CompatModule,
       ],

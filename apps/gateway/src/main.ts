@@ -4,7 +4,8 @@ import { GatewayAppModule } from './app.module';
 
 runService({
   name: 'gateway',
-  needs: ['database', 'redis', 's3'],
+  // Kafka: a text stream runs here and reports on `task.execution` (RunChatUseCase publishes it directly).
+  needs: ['database', 'redis', 'kafka', 's3'],
   rootModule: (config, logger) => GatewayAppModule.forRoot(config, logger),
   afterListen: async (app, baseUrl) => {
     const boot = await app.get(BootstrapDemoUseCase).execute(baseUrl);

@@ -24,7 +24,7 @@ export class TasksAppModule {
           BillingModule.forRoot({ http: false, workers: false }),
         ),
         CatalogModule.forRoot({ file: config.CATALOG_FILE, http: false }),
-        TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: true, http: false }),
+        TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: true, http: false, compat: false }),
       ],
     };
   }

@@ -29,6 +29,11 @@ export interface TasksModuleOptions {
   readonly workers: boolean;
   /** Serve the task routes (`/api/v1/jobs/...`, `/api/v1/usage`): the gateway; embedded mode. */
   readonly http: boolean;
+  /**
+   * Offer the compatibility endpoints (CompatModule) their ports, TEXT_TASKS and COMPAT_TASKS: the apps that
+   * serve them (the gateway, compat-protocols; embedded mode), with or without the task routes.
+   */
+  readonly compat: boolean;
 }
 
 /**
@@ -62,13 +67,12 @@ export class TasksModule {
       PurgeTaskUseCase,
       ListTasksUseCase,
       GetUsageUseCase,
-      ...(options.http
-        ? [
-            OpenTextTaskUseCase,
-            { provide: TEXT_TASKS, useExisting: OpenTextTaskUseCase },
-            CompatTasksUseCase,
-            { provide: COMPAT_TASKS, useExisting: CompatTasksUseCase },
-          ]
+      // The native stream route (`/api/v1/jobs/stream`) opens text tasks too.
+      ...(options.http || options.compat
+        ? [OpenTextTaskUseCase, { provide: TEXT_TASKS, useExisting: OpenTextTaskUseCase }]
+        : []),
+      ...(options.compat
+        ? [CompatTasksUseCase, { provide: COMPAT_TASKS, useExisting: CompatTasksUseCase }]
         : []),
       ...(options.workers ? [TaskFlowWorker] : []),
     ];
@@ -78,7 +82,7 @@ export class TasksModule {
       global: true,
       controllers: options.http ? [TasksController] : [],
       providers,
-      exports: [ExpireTasksUseCase, PurgeTaskUseCase, ...(options.http ? [TEXT_TASKS, COMPAT_TASKS] : [])],
+      exports: [ExpireTasksUseCase, PurgeTaskUseCase, ...(options.compat ? [TEXT_TASKS, COMPAT_TASKS] : [])],
     };
   }
 }
