@@ -44,6 +44,9 @@ interface HoldSqlRow {
 }
 
 const optionalBigint = (value: string | null): bigint | null => (value === null ? null : BigInt(value));
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export type ReservedHold = HoldRecord & { readonly created: boolean };
 
 /** SQLSTATEs raised by billing.reserve_hold (see the holds migration). */
 const REFUSALS: Record<string, () => DomainError> = {
@@ -63,13 +66,84 @@ export class HoldsRepository {
     keyOf: (holdId) => holdId,
   });
 
+  /**
+   * Reserves arrive with every accepted task, and most of one busy account's land on the same funding source
+   * and key rows: one after the other, each would hold those row locks through its own commit. Those that come
+   * together share one statement, so the rows are locked and flushed once per group. A refusal fails the group's
+   * statement, and then each reserve of it is tried alone (GroupCommit), so only the refused one is refused.
+   */
+  private readonly reserves = new GroupCommit<ReserveRow, ReservedHold>({
+    many: (rows) => this.reserveMany(rows),
+    one: (row) => this.reserveOne(row),
+    keyOf: (row) => row.holdId,
+  });
+
+  /** Settlements likewise: they lock the same rows as reserves (see `reserves`). */
+  private readonly finishes = new GroupCommit<
+    { readonly row: FinishRow; readonly event: FinalEventMeta },
+    FinishedHold | null
+  >({
+    many: (inputs) => this.finishMany(inputs),
+    one: ({ row, event }) => this.finishOne(row, event),
+    keyOf: ({ row }) => row.holdId,
+  });
+
   constructor(
     @Inject(DATABASE) private readonly database: Database,
     private readonly outboxSignal: OutboxSignal,
   ) {}
 
-  /** Throws DomainError 40201 / 40202 when refused; then nothing changed. */
-  async reserve(row: ReserveRow): Promise<HoldRecord & { readonly created: boolean }> {
+  /** Throws DomainError 40201 / 40202 when refused; then nothing changed. Group-committed (see `reserves`). */
+  reserve(row: ReserveRow): Promise<ReservedHold> {
+    return this.reserves.run(row);
+  }
+
+  /**
+   * Several reserves in one statement. The rows are taken in account and key order, so that two groups (of two
+   * processes) lock shared rows in the same order; any refusal fails the whole statement.
+   */
+  private async reserveMany(rows: readonly ReserveRow[]): Promise<ReservedHold[]> {
+    const ordered = [...rows].sort((a, b) =>
+      a.accountId === b.accountId ? compare(a.keyId, b.keyId) : compare(a.accountId, b.accountId),
+    );
+    const results = await this.database.query<HoldSqlRow & { hold_id: string; hold_created: boolean }>(
+      `SELECT r."hold_id", h."hold_status", h."hold_amount_e9"::text AS "hold_amount_e9",
+              h."hold_charged_e9"::text AS "hold_charged_e9", h."hold_created"
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::date[],
+                   $8::timestamptz[], $9::timestamptz[], $10::text[])
+            WITH ORDINALITY AS r("hold_id", "account_id", "key_id", "model", "amount_e9", "cap_e9", "day", "now",
+                                 "expires_at", "ledger_id", "n")
+       CROSS JOIN LATERAL "billing"."reserve_hold"(r."hold_id", r."account_id", r."key_id", r."model",
+            r."amount_e9", r."cap_e9", r."day", r."now", r."expires_at", r."ledger_id") AS h
+       ORDER BY r."n"`,
+      [
+        ordered.map((r) => r.holdId),
+        ordered.map((r) => r.accountId),
+        ordered.map((r) => r.keyId),
+        ordered.map((r) => r.model),
+        ordered.map((r) => r.amountE9.toString()),
+        ordered.map((r) => r.capE9.toString()),
+        ordered.map((r) => r.day),
+        ordered.map((r) => r.now.toISOString()),
+        ordered.map((r) => r.expiresAt.toISOString()),
+        ordered.map((r) => r.ledgerId),
+      ],
+    );
+    const byId = new Map(results.map((hold) => [hold.hold_id, hold]));
+    return rows.map((row) => {
+      const hold = byId.get(row.holdId);
+      if (!hold) throw new Error(`reserve_hold returned nothing for ${row.holdId}`);
+      return {
+        holdId: row.holdId,
+        status: hold.hold_status,
+        amountE9: BigInt(hold.hold_amount_e9),
+        chargedE9: optionalBigint(hold.hold_charged_e9),
+        created: hold.hold_created,
+      };
+    });
+  }
+
+  private async reserveOne(row: ReserveRow): Promise<ReservedHold> {
     let rows: (HoldSqlRow & { hold_created: boolean })[];
     try {
       rows = await this.database.query(
@@ -159,7 +233,77 @@ export class HoldsRepository {
    * `hold.released` event (an EventEnvelope<HoldFinalPayload>, version 1, keyed by the hold id) to billing's outbox: one statement, so one
    * transaction and one round trip, and no row lock held while the client is away. Null for an unknown hold.
    */
-  async finish(row: FinishRow, event: FinalEventMeta): Promise<FinishedHold | null> {
+  finish(row: FinishRow, event: FinalEventMeta): Promise<FinishedHold | null> {
+    return this.finishes.run({ row, event });
+  }
+
+  /** Several settlements or releases in one statement, each with its event (see `finishOne`). */
+  private async finishMany(
+    inputs: readonly { readonly row: FinishRow; readonly event: FinalEventMeta }[],
+  ): Promise<(FinishedHold | null)[]> {
+    const results = await this.database.query<
+      HoldSqlRow & { hold_id: string; hold_account_id: string; applied: boolean }
+    >(
+      `WITH "f" AS (
+         SELECT i.*, f.* FROM unnest($1::text[], $2::bigint[], $3::boolean[], $4::timestamptz[], $5::text[],
+                                     $6::text[], $7::text[], $8::text[], $9::text[])
+              WITH ORDINALITY AS i("id", "charge_e9", "stale_only", "now", "ledger_id", "event_id", "occurred_at",
+                                   "correlation_id", "causation_id", "n")
+         CROSS JOIN LATERAL "billing"."finish_hold"(i."id", i."charge_e9", i."stale_only", i."now", i."ledger_id") AS f
+       ), "event" AS (
+         INSERT INTO "billing"."outbox" ("id", "topic", "key", "envelope")
+         SELECT "f"."event_id", $10, "f"."id", json_build_object(
+           'id', "f"."event_id",
+           'type', CASE WHEN "f"."hold_status" = 'settled' THEN $11::text ELSE $12::text END,
+           'version', 1,
+           'key', "f"."id",
+           'occurredAt', "f"."occurred_at",
+           'correlationId', "f"."correlation_id",
+           'causationId', "f"."causation_id",
+           'payload', json_build_object(
+             'holdId', "f"."id",
+             'accountId', "f"."hold_account_id",
+             'charged', trim_scale(COALESCE("f"."hold_charged_e9", 0)::numeric / 1000000000)::text
+           )
+         )
+         FROM "f" WHERE "f"."applied" ORDER BY "f"."n"
+       )
+       SELECT "id" AS "hold_id", "hold_status", "hold_amount_e9"::text AS "hold_amount_e9",
+              "hold_charged_e9"::text AS "hold_charged_e9", "hold_account_id", "applied"
+       FROM "f"`,
+      [
+        inputs.map(({ row }) => row.holdId),
+        inputs.map(({ row }) => row.chargeE9?.toString() ?? null),
+        inputs.map(({ row }) => row.staleOnly),
+        inputs.map(({ row }) => row.now.toISOString()),
+        inputs.map(({ row }) => row.ledgerId),
+        inputs.map(({ event }) => event.id),
+        inputs.map(({ event }) => event.occurredAt.toISOString()),
+        inputs.map(({ row, event }) => event.cause?.correlationId ?? row.holdId),
+        inputs.map(({ row, event }) => event.cause?.causationId ?? row.holdId),
+        Topics.billingHolds,
+        HoldEventType.settled,
+        HoldEventType.released,
+      ],
+    );
+    if (results.some((r) => r.applied)) this.outboxSignal.notify();
+    const byId = new Map(results.map((r) => [r.hold_id, r]));
+    return inputs.map(({ row }) => {
+      const result = byId.get(row.holdId);
+      return result
+        ? {
+            holdId: row.holdId,
+            status: result.hold_status,
+            amountE9: BigInt(result.hold_amount_e9),
+            chargedE9: optionalBigint(result.hold_charged_e9),
+            accountId: result.hold_account_id,
+            applied: result.applied,
+          }
+        : null;
+    });
+  }
+
+  private async finishOne(row: FinishRow, event: FinalEventMeta): Promise<FinishedHold | null> {
     const [result] = await this.database.query<HoldSqlRow & { hold_account_id: string; applied: boolean }>(
       `WITH "f" AS (
          SELECT * FROM "billing"."finish_hold"($1, $2::bigint, $3, $4::timestamptz, $5)

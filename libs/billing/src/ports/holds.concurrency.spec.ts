@@ -95,4 +95,47 @@ describe.each(DATABASE_KINDS)('concurrent holds on %s', (kind) => {
     expect(book.sources.every((s) => s.remainingE9 >= 0n)).toBe(true);
     expect(await reconcile(f.database, 'acc_c4')).toEqual([]);
   });
+
+  it('writes simultaneous reserves and settlements of one account in shared statements, each with its own result', async () => {
+    await f.credit('acc_c5', '100');
+    const statements = jest.spyOn(f.database, 'query');
+    try {
+      const held = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          reserve('acc_c5', `job_c5_${i}`, '1', '1000', 'acme/image', i % 3),
+        ),
+      );
+      expect(held.map((h) => h.holdId)).toEqual(Array.from({ length: 40 }, (_, i) => `job_c5_${i}`));
+      expect(held.every((h) => h.status === 'reserved')).toBe(true);
+      // The first alone, the rest in one or a few groups: far fewer statements than reserves.
+      expect(statements.mock.calls.length).toBeLessThanOrEqual(5);
+      statements.mockClear();
+      const settled = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => f.holds.settle(`job_c5_${i}`, i % 2 ? '0.5' : '0.25')),
+      );
+      expect(settled.map((h) => [h?.holdId, h?.charged])).toEqual(
+        Array.from({ length: 40 }, (_, i) => [`job_c5_${i}`, i % 2 ? '0.5' : '0.25']),
+      );
+      expect(statements.mock.calls.length).toBeLessThanOrEqual(5);
+    } finally {
+      statements.mockRestore();
+    }
+    const events = await f.database.query<{ n: string }>(
+      `SELECT count(*)::text AS "n" FROM "billing"."outbox" WHERE "key" LIKE 'job_c5_%'`,
+    );
+    expect(events[0]!.n).toBe('40');
+    expect(await f.balance.execute('acc_c5')).toMatchObject({ available: '85', held: '0' });
+    expect(await reconcile(f.database, 'acc_c5')).toEqual([]);
+  });
+
+  it('refuses only the reserves the funds cannot cover when they arrive in one group', async () => {
+    await f.credit('acc_c6', '5');
+    const { values, codes } = await outcomes(
+      Array.from({ length: 8 }, (_, i) => reserve('acc_c6', `job_c6_${i}`, '1', '1000', 'acme/image', i)),
+    );
+    expect(values).toHaveLength(5);
+    expect(codes).toEqual(Array(3).fill(BusinessCode.InsufficientBalance));
+    expect(await f.balance.execute('acc_c6')).toMatchObject({ available: '0', held: '5' });
+    expect(await reconcile(f.database, 'acc_c6')).toEqual([]);
+  });
 });
