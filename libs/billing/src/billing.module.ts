@@ -8,7 +8,8 @@ import { CreditController } from './http/credit.controller';
 import { BillingPrisma } from './persistence/billing-prisma';
 import { FundsRepository } from './persistence/funds.repository';
 import { HoldsRepository } from './persistence/holds.repository';
-import { OutboxSignal } from '@gen/messaging';
+import { outboxSignalProvider } from '@gen/messaging';
+import { BILLING_SCHEMA } from './persistence/billing-prisma';
 import { AddCreditUseCase } from './use-cases/add-credit.use-case';
 import { CheckFundsUseCase } from './use-cases/check-funds.use-case';
 import { ConfirmHoldUseCase } from './use-cases/confirm-hold.use-case';
@@ -36,7 +37,7 @@ export interface BillingModuleOptions extends Partial<BillingOptions> {
     BillingPrisma,
     FundsRepository,
     HoldsRepository,
-    OutboxSignal,
+    outboxSignalProvider(BILLING_SCHEMA.schema),
     GetBalanceUseCase,
     AddCreditUseCase,
     ReserveHoldUseCase,

@@ -1,13 +1,22 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+
+/** What wakes relays in other processes (see `OutboxWakeUp`). */
+export interface RemoteWakeUp {
+  nudge(): void;
+}
+export const REMOTE_WAKE_UP = Symbol('RemoteWakeUp');
 
 /**
- * Tells this process's outbox relay of one schema that rows were just committed, so they go out now rather
- * than at the next poll (`OutboxRelay.nudge`). Each service module provides its own. Rows committed by
- * another process are found by the relay's poll.
+ * Tells the outbox relays of one schema that rows were just committed, so they go out now rather than at the
+ * next poll: this process's relay directly (`OutboxRelay.nudge`), and, in a fleet, the relays of other
+ * processes through `remote` (a NOTIFY sent after the commit, see `OutboxWakeUp`). Each service module
+ * provides its own.
  */
 @Injectable()
 export class OutboxSignal {
   private listener: (() => void) | undefined;
+
+  constructor(@Optional() @Inject(REMOTE_WAKE_UP) private readonly remote?: RemoteWakeUp) {}
 
   listen(listener: (() => void) | undefined): void {
     this.listener = listener;
@@ -15,5 +24,6 @@ export class OutboxSignal {
 
   notify(): void {
     this.listener?.();
+    this.remote?.nudge();
   }
 }

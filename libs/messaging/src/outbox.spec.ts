@@ -11,7 +11,16 @@ import type { EventBus } from './event-bus';
 import { InProcessEventBus } from './in-process-event-bus';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { appendToOutbox, handleOnce, OutboxRelay, outboxMigrationSql, outboxNotifySql } from './outbox';
+import {
+  appendToOutbox,
+  dropOutboxNotifySql,
+  handleOnce,
+  OutboxRelay,
+  outboxChannel,
+  outboxMigrationSql,
+  outboxNotifySql,
+} from './outbox';
+import { OutboxWakeUp } from './outbox-wake-up';
 import { OutboxSignal } from './outbox-signal';
 
 const SCHEMA = 'outbox_test';
@@ -206,22 +215,52 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
     await bus.close();
   });
 
-  it('is woken by the NOTIFY of the outbox trigger when a row is committed, without poll or signal', async () => {
-    await database.exec(outboxNotifySql(SCHEMA));
+  it('is woken by the NOTIFY another process sends after its commit (OutboxWakeUp), without poll', async () => {
+    if (kind !== 'postgres') return; // LISTEN/NOTIFY across processes: a fleet runs on PostgreSQL
     const bus = new InProcessEventBus();
     const seen: string[] = [];
     await bus.subscribe('items', 'g', async (e) => void seen.push(e.id));
     const relay = new OutboxRelay(database, bus, { schema: SCHEMA, pollMs: 60_000 });
     relay.start();
     await new Promise((r) => setTimeout(r, 300)); // the first (empty) drain is done; listening is up
+    // The writer's side, as another process has it: its signal has no local relay, only the wake-up.
+    const writer = new OutboxSignal(new OutboxWakeUp(database, outboxChannel(SCHEMA)));
     const started = Date.now();
     await createItem('w1', [event('w', 1)]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen).toEqual([]); // no trigger: the commit alone wakes nobody
+    writer.notify();
     const deadline = Date.now() + 5000;
     while (seen.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
     expect(seen).toEqual(['evt_w_1']);
     expect(Date.now() - started).toBeLessThan(2000);
     await relay.stop();
     await bus.close();
+  });
+
+  it('coalesces wake-ups: nudges during a NOTIFY under way send one more, not one each', async () => {
+    const sent: string[] = [];
+    let release: () => void = () => undefined;
+    const slow = {
+      query: async (_sql: string, params?: unknown[]) => {
+        sent.push(String(params?.[0]));
+        await new Promise<void>((r) => (release = r));
+        return [];
+      },
+    } as unknown as Pick<Database, 'query'>;
+    const wakeUp = new OutboxWakeUp(slow, 'outbox_x');
+    wakeUp.nudge();
+    for (let i = 0; i < 50; i += 1) wakeUp.nudge();
+    expect(sent).toEqual(['outbox_x']);
+    release();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(sent).toEqual(['outbox_x', 'outbox_x']);
+    release();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(sent).toHaveLength(2);
+    wakeUp.nudge(); // idle again: sent at once
+    expect(sent).toHaveLength(3);
+    release();
   });
 
   it('lets one of two relays publish at a time, and the other take over when it stops', async () => {
@@ -260,20 +299,16 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
 });
 
 describe('service outboxes', () => {
-  it.each(['tasks', 'billing'])('%s has the trigger that wakes its relay', (schema) => {
-    const sql = readFileSync(
-      join(
-        __dirname,
-        '..',
-        '..',
-        schema,
-        'prisma',
-        'migrations',
-        '20261125000000_outbox_notify',
-        'migration.sql',
-      ),
-      'utf8',
-    );
-    expect(sql).toContain(outboxNotifySql(schema));
-  });
+  const migration = (schema: string, name: string) =>
+    readFileSync(join(__dirname, '..', '..', schema, 'prisma', 'migrations', name, 'migration.sql'), 'utf8');
+
+  it.each(['tasks', 'billing'])(
+    '%s had the trigger, and no longer has it: relays are woken after the commit',
+    (schema) => {
+      expect(migration(schema, '20261125000000_outbox_notify')).toContain(outboxNotifySql(schema));
+      expect(migration(schema, '20261130000000_outbox_wake_after_commit')).toContain(
+        dropOutboxNotifySql(schema),
+      );
+    },
+  );
 });

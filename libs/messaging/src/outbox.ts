@@ -86,15 +86,13 @@ export function outboxChannel(schema: string): string {
 }
 
 /**
- * The SQL (for a service's migration) that makes every statement inserting into `<schema>.outbox` send
- * NOTIFY `outbox_<schema>` at commit, waking the relay wherever it runs. One notification per statement, and
- * PostgreSQL folds identical ones of a transaction into one.
- *
- * The one source of this trigger. Nothing runs it at start: it is written out, once, in the migrations
- * `libs/billing/prisma/migrations/20261125000000_outbox_notify` and `libs/tasks/prisma/migrations/
- * 20261125000000_outbox_notify` (applied migrations are never edited: their checksum is recorded), and
- * `outbox.spec.ts` ("service outboxes") fails when either stops containing exactly what this builds. A new
- * service outbox pastes this output into its own migration and adds its schema to that test.
+ * History: the SQL of the trigger that made every statement inserting into `<schema>.outbox` send NOTIFY
+ * `outbox_<schema>` at commit. Written out once in the migrations `libs/billing/prisma/migrations/
+ * 20261125000000_outbox_notify` and `libs/tasks/prisma/migrations/20261125000000_outbox_notify` (applied
+ * migrations are never edited: their checksum is recorded), and dropped by `dropOutboxNotifySql` in the
+ * migrations `20261130000000_outbox_wake_after_commit`: a NOTIFY inside the writing transaction serializes
+ * every notifying commit of the database. Relays are now woken after the commit (`OutboxWakeUp`).
+ * `outbox.spec.ts` ("service outboxes") checks both migrations against these functions.
  */
 export function outboxNotifySql(schema: string): string {
   return `CREATE OR REPLACE FUNCTION "${schema}"."outbox_notify"() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -109,12 +107,20 @@ CREATE TRIGGER "outbox_notify" AFTER INSERT ON "${schema}"."outbox"
 `;
 }
 
+/** Drops the trigger of `outboxNotifySql` (see there): relays are woken after the commit instead. */
+export function dropOutboxNotifySql(schema: string): string {
+  return `DROP TRIGGER IF EXISTS "outbox_notify" ON "${schema}"."outbox";
+DROP FUNCTION IF EXISTS "${schema}"."outbox_notify"();
+`;
+}
+
 export interface OutboxRelayOptions {
   readonly schema: string;
   readonly batchSize?: number;
   /**
-   * The safety-net poll while idle; default 1000. New rows normally wake the relay at once: a trigger on the
-   * outbox table sends NOTIFY `outbox_<schema>` (see `outboxNotifySql`), which the relay listens to.
+   * The safety-net poll while idle; default 1000. New rows normally wake the relay at once: their writer
+   * nudges it through its OutboxSignal, in its own process directly and in others by NOTIFY
+   * `outbox_<schema>` after the commit (`OutboxWakeUp`), which the relay listens to.
    */
   readonly pollMs?: number;
   /** How long a running relay keeps its lock before giving another relay a chance; default 1000. */

@@ -5,7 +5,8 @@ import { TASKS_OPTIONS, type TasksOptions } from './domain/task-options';
 import { TaskFlowWorker } from './events/task-flow.worker';
 import { TasksController } from './http/tasks.controller';
 import { TaskRepository } from './persistence/task.repository';
-import { OutboxSignal } from '@gen/messaging';
+import { outboxSignalProvider } from '@gen/messaging';
+import { TASKS_SCHEMA } from './persistence/tasks-schema';
 import { TasksMigrations } from './persistence/tasks-schema';
 import { ApplyExecutionUseCase } from './use-cases/apply-execution.use-case';
 import { CreateTaskUseCase } from './use-cases/create-task.use-case';
@@ -54,7 +55,7 @@ export class TasksModule {
         }),
       },
       TasksMigrations,
-      OutboxSignal,
+      outboxSignalProvider(TASKS_SCHEMA.schema),
       TaskRepository,
       PrepareTaskRequest,
       QuoteTaskUseCase,
