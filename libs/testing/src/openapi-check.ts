@@ -16,14 +16,20 @@ export class OpenApiCheck {
     this.ajv.addSchema({ $id: 'openapi.json', components: document['components'] } as Json);
   }
 
-  /** The template of `path` in the document (`/admin/v1/accounts/{accountId}` for `/admin/v1/accounts/acc_1`). */
+  /**
+   * The template of `path` in the document (`/admin/v1/accounts/{accountId}` for `/admin/v1/accounts/acc_1`).
+   * A parameter is one segment; failing that, it may span several, as a model id keeps its slashes
+   * (`/v1beta/models/local/echo/chat:generateContent`).
+   */
   templateOf(path: string): string | undefined {
     const bare = path.split('?')[0]!;
     const paths = Object.keys(this.document['paths'] as Json);
-    return paths.find((template) => {
-      const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-      return pattern.test(bare);
-    });
+    const matching = (parameter: string) =>
+      paths.find((template) => {
+        const literal = template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
+        return new RegExp(`^${literal.join(parameter)}$`).test(bare);
+      });
+    return matching('[^/]+') ?? matching('.+');
   }
 
   /**
