@@ -286,11 +286,21 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
       expect((await get(compat, '/console/v1/session', consoleAuth)).status).toBe(404);
       expect((await get(compat, '/healthz')).status).toBe(200);
       expect((await get(compat, '/readyz')).status).toBe(200);
-      // Its OpenAPI document lists none of the gateway's families (the compatibility family has no fragment).
+      // Its OpenAPI document lists the routes it serves, the compatibility family, and none of the gateway's.
       const paths = Object.keys(
         ((await (await get(compat, '/openapi.json')).json()) as { paths: object }).paths,
       );
-      expect(paths.filter((p) => /^\/(api|admin|console)/.test(p))).toEqual([]);
+      expect(paths.filter((p) => /^\/(api|admin|console)/.test(p) || p === '/v1/models')).toEqual([]);
+      expect(paths.filter((p) => /^\/v1/.test(p)).sort()).toEqual([
+        '/v1/chat/completions',
+        '/v1/messages',
+        '/v1/responses',
+        '/v1/videos',
+        '/v1/videos/{id}',
+        '/v1/videos/{id}/content',
+        '/v1beta/models/{model}:generateContent',
+        '/v1beta/models/{model}:streamGenerateContent',
+      ]);
     });
 
     it("the two edges share the key's rate-limit bucket (Redis), and the gateway still serves the family", async () => {
@@ -357,6 +367,9 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
         '/admin/v1/webhook-deliveries',
         '/console/v1/webhook-endpoints',
         '/v1/models',
+        '/v1/chat/completions',
+        '/v1beta/models/{model}:streamGenerateContent',
+        '/v1/videos/{id}/content',
       ])
         expect(paths).toContain(path);
     });

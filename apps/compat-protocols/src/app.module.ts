@@ -4,7 +4,7 @@ import { BillingModule } from '@gen/billing';
 import { CatalogModule } from '@gen/catalog';
 import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule, ProvidersModule, composeDomains, quoteSigningKey } from '@gen/platform';
-import { CompatModule } from '@gen/protocols';
+import { CompatModule, compatOpenApi } from '@gen/protocols';
 import { ChatExecutionModule } from '@gen/runner';
 import { TasksModule } from '@gen/tasks';
 
@@ -23,8 +23,8 @@ export class CompatProtocolsAppModule {
     return {
       module: CompatProtocolsAppModule,
       imports: [
-        // The compatibility family has no OpenAPI fragment yet: the document lists the system routes only.
-        PlatformModule.forRoot({ config, logger, openApi: [], appName: 'compat-protocols' }),
+        // The document lists the system routes and the compatibility family, the routes this app serves.
+        PlatformModule.forRoot({ config, logger, openApi: [compatOpenApi], appName: 'compat-protocols' }),
         composeDomains(
           AccountsModule.forRoot({ http: false }),
           BillingModule.forRoot({ http: false, workers: false }),

@@ -1,4 +1,5 @@
-import { startEmbedded, type Embedded } from './testing/embedded-harness';
+import { OpenApiCheck } from '@gen/testing';
+import { startEmbedded, type Embedded, type Reply } from './testing/embedded-harness';
 
 type Json = Record<string, unknown>;
 
@@ -8,11 +9,24 @@ jest.setTimeout(60_000);
 describe('the compatibility endpoints over raw HTTP', () => {
   let app: Embedded;
   let auth: Record<string, string>;
+  let openApi: OpenApiCheck;
 
   beforeAll(async () => {
     app = await startEmbedded({ LOG_LEVEL: 'silent', RATE_LIMIT_BURST: '2000', TEXT_KEEPALIVE_MS: '300' });
     auth = await customer('1');
+    openApi = new OpenApiCheck((await app.call('GET', '/openapi.json')).json);
   });
+
+  /** A call whose reply must also be what /openapi.json documents: status, headers, body schema. */
+  async function call(
+    method: string,
+    path: string,
+    options: Parameters<Embedded['call']>[2],
+  ): Promise<Reply> {
+    const reply = await app.call(method, path, options);
+    openApi.check(method, path, reply.status, reply.headers, reply.json);
+    return reply;
+  }
   afterAll(() => app.close());
 
   async function customer(credit: string) {
@@ -28,7 +42,7 @@ describe('the compatibility endpoints over raw HTTP', () => {
   const messages = [{ role: 'user', content: 'raw words here' }];
 
   it('a chat stream with include_usage: usage null on every chunk but the last, one finish_reason, then [DONE]', async () => {
-    const reply = await app.call('POST', '/v1/chat/completions', {
+    const reply = await call('POST', '/v1/chat/completions', {
       headers: auth,
       body: { model: 'local/echo/chat', messages, stream: true, stream_options: { include_usage: true } },
     });
@@ -55,7 +69,7 @@ describe('the compatibility endpoints over raw HTTP', () => {
   });
 
   it('generate content without alt=sse streams one JSON array', async () => {
-    const reply = await app.call('POST', '/v1beta/models/local/echo/chat:streamGenerateContent', {
+    const reply = await call('POST', '/v1beta/models/local/echo/chat:streamGenerateContent', {
       headers: { 'x-goog-api-key': auth['authorization']!.slice(7) },
       body: { contents: [{ role: 'user', parts: [{ text: 'array please' }] }] },
     });
@@ -70,19 +84,19 @@ describe('the compatibility endpoints over raw HTTP', () => {
 
   it('402 in each protocol before any byte when the balance cannot cover the hold; nothing is held', async () => {
     const poor = await customer('0');
-    const chat = await app.call('POST', '/v1/chat/completions', {
+    const chat = await call('POST', '/v1/chat/completions', {
       headers: poor,
       body: { model: 'local/echo/chat', messages },
     });
     expect(chat.status).toBe(402);
     expect((chat.json['error'] as Json)['type']).toBe('insufficient_quota');
-    const anthropic = await app.call('POST', '/v1/messages', {
+    const anthropic = await call('POST', '/v1/messages', {
       headers: { 'x-api-key': poor['authorization']!.slice(7) },
       body: { model: 'local/echo/chat', max_tokens: 10, messages },
     });
     expect(anthropic.status).toBe(402);
     expect(anthropic.json).toMatchObject({ type: 'error', error: { type: 'billing_error' } });
-    const google = await app.call('POST', '/v1beta/models/local/echo/chat:generateContent', {
+    const google = await call('POST', '/v1beta/models/local/echo/chat:generateContent', {
       headers: { 'x-goog-api-key': poor['authorization']!.slice(7) },
       body: { contents: [{ role: 'user', parts: [{ text: 'x' }] }] },
     });
@@ -90,9 +104,67 @@ describe('the compatibility endpoints over raw HTTP', () => {
     expect(google.json).toMatchObject({ error: { code: 402, status: 'FAILED_PRECONDITION' } });
   });
 
+  it('refusals before any byte come as documented, in each protocol: 404 model, 400 refusal, 503 failure, 409 replay', async () => {
+    const protocols: {
+      name: string;
+      path: (model: string) => string;
+      body: (model: string, text: string) => Json;
+    }[] = [
+      {
+        name: 'chat',
+        path: () => '/v1/chat/completions',
+        body: (model, text) => ({ model, messages: [{ role: 'user', content: text }] }),
+      },
+      { name: 'responses', path: () => '/v1/responses', body: (model, text) => ({ model, input: text }) },
+      {
+        name: 'messages',
+        path: () => '/v1/messages',
+        body: (model, text) => ({ model, max_tokens: 20, messages: [{ role: 'user', content: text }] }),
+      },
+      {
+        name: 'generate',
+        path: (model) => `/v1beta/models/${model}:generateContent`,
+        body: (_model, text) => ({ contents: [{ role: 'user', parts: [{ text }] }] }),
+      },
+    ];
+    const codes: Record<string, unknown[]> = {};
+    for (const protocol of protocols) {
+      const ask = (model: string, text: string, headers: Record<string, string> = {}) =>
+        call('POST', protocol.path(model), {
+          headers: { ...auth, ...headers },
+          body: protocol.body(model, text),
+        });
+      const unknown = await ask('nobody/none/chat', 'hello');
+      const rejected = await ask('local/echo/chat', '[[simulate:content_rejected]] hello');
+      const failed = await ask('local/echo/chat', '[[simulate:upstream_failed]] hello');
+      const key = { 'idempotency-key': `raw-replay-${protocol.name}` };
+      const first = await ask('local/echo/chat', 'once only', key);
+      const again = await ask('local/echo/chat', 'once only', key);
+      expect([unknown.status, rejected.status, failed.status, first.status, again.status]).toEqual([
+        404, 400, 503, 200, 409,
+      ]);
+      expect(again.headers.get('x-service-task-id')).toBe(first.headers.get('x-service-task-id'));
+      expect(failed.headers.get('x-service-task-id')).toMatch(/^job_/);
+      const error = (reply: Reply) => reply.json['error'] as Json;
+      codes[protocol.name] = [unknown, rejected, failed].map((reply) =>
+        protocol.name === 'messages'
+          ? error(reply)['type']
+          : protocol.name === 'generate'
+            ? error(reply)['status']
+            : error(reply)['code'],
+      );
+    }
+    expect(codes).toEqual({
+      chat: ['model_not_found', 'content_rejected', 'upstream_failed'],
+      responses: ['model_not_found', 'content_rejected', 'upstream_failed'],
+      messages: ['not_found_error', 'invalid_request_error', 'overloaded_error'],
+      generate: ['NOT_FOUND', 'INVALID_ARGUMENT', 'UNAVAILABLE'],
+    });
+  });
+
   it('a key in the query string stays refused; paths that do not exist answer 404 in the protocol shape', async () => {
     const key = auth['authorization']!.slice(7);
-    const query = await app.call('POST', `/v1beta/models/local/echo/chat:generateContent?key=${key}`, {
+    const query = await call('POST', `/v1beta/models/local/echo/chat:generateContent?key=${key}`, {
       body: { contents: [{ role: 'user', parts: [{ text: 'x' }] }] },
     });
     expect(query.status).toBe(401);
@@ -102,7 +174,7 @@ describe('the compatibility endpoints over raw HTTP', () => {
   });
 
   it('a whole answer running past TEXT_KEEPALIVE_MS is held open with whitespace, then the JSON body', async () => {
-    const reply = await app.call('POST', '/v1/chat/completions', {
+    const reply = await call('POST', '/v1/chat/completions', {
       headers: auth,
       body: { model: 'local/echo/chat', messages: [{ role: 'user', content: 'slow [[delay_ms:900]] one' }] },
     });
@@ -110,7 +182,7 @@ describe('the compatibility endpoints over raw HTTP', () => {
     expect(reply.headers.get('x-service-keepalive')).toBe('1');
     expect(reply.text).toMatch(/^ +\{/);
     expect(JSON.parse(reply.text)).toMatchObject({ choices: [{ message: { content: 'Echo: slow one' } }] });
-    const quick = await app.call('POST', '/v1/chat/completions', {
+    const quick = await call('POST', '/v1/chat/completions', {
       headers: auth,
       body: { model: 'local/echo/chat', messages: [{ role: 'user', content: 'quick' }] },
     });
@@ -119,7 +191,7 @@ describe('the compatibility endpoints over raw HTTP', () => {
   });
 
   it('a failure after the keep-alive started is an error object inside the 200 body', async () => {
-    const reply = await app.call('POST', '/v1/chat/completions', {
+    const reply = await call('POST', '/v1/chat/completions', {
       headers: auth,
       body: {
         model: 'local/echo/chat',
@@ -138,13 +210,13 @@ describe('the compatibility endpoints over raw HTTP', () => {
     const form = (parts: string[]) =>
       parts.map((p) => `--${boundary}\r\n${p}\r\n`).join('') + `--${boundary}--\r\n`;
     const headers = { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` };
-    const chat = await app.call('POST', '/v1/chat/completions', {
+    const chat = await call('POST', '/v1/chat/completions', {
       headers,
       rawBody: form(['Content-Disposition: form-data; name="model"\r\n\r\nlocal/echo/chat']),
     });
     expect(chat.status).toBe(400);
     expect(chat.json).toMatchObject({ error: { type: 'invalid_request_error' } });
-    const file = await app.call('POST', '/v1/videos', {
+    const file = await call('POST', '/v1/videos', {
       headers,
       rawBody: form([
         'Content-Disposition: form-data; name="model"\r\n\r\nlocal/reel',
@@ -157,7 +229,7 @@ describe('the compatibility endpoints over raw HTTP', () => {
   });
 
   it('a refused parameter names its protocol path; the task never exists', async () => {
-    const reply = await app.call('POST', '/v1/messages', {
+    const reply = await call('POST', '/v1/messages', {
       headers: auth,
       body: {
         model: 'local/echo/chat',

@@ -6,7 +6,7 @@ import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule, ProvidersModule, composeDomains, quoteSigningKey } from '@gen/platform';
 import { ChatExecutionModule, RunnerModule } from '@gen/runner';
 import { TasksModule, tasksOpenApi } from '@gen/tasks';
-import { CompatModule } from '@gen/protocols';
+import { CompatModule, compatOpenApi } from '@gen/protocols';
 import { WebhooksModule, endpointsOpenApi, webhooksOpenApi } from '@gen/webhooks';
 
 /** Every service's module in one process (embedded mode). */
@@ -26,6 +26,7 @@ export class EmbeddedModule {
             tasksOpenApi,
             webhooksOpenApi,
             endpointsOpenApi,
+            compatOpenApi,
           ],
         }),
         composeDomains(AccountsModule.forRoot({ http: true }), BillingModule.forRoot({ http: true })),

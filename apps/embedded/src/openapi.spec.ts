@@ -192,6 +192,155 @@ describe('the OpenAPI document agrees with what the service does', () => {
     await checked('GET', '/console/v1/webhook-events');
   });
 
+  it('describes the compatibility endpoints as they answer, in each protocol’s own shapes', async () => {
+    // A key of its own: its own rate bucket and balance.
+    const { accountId } = await app.admin('POST', '/admin/v1/accounts', { name: 'compat-doc', credit: '5' });
+    const { apiKey } = (await app.admin('POST', `/admin/v1/accounts/${accountId}/keys`, {})) as {
+      apiKey: string;
+    };
+    const bearer = { authorization: `Bearer ${apiKey}` };
+    const wrong = { authorization: 'Bearer gts_wrong' };
+    const model = 'local/echo/chat';
+    const messages = [{ role: 'user', content: 'doc words' }];
+    const stream = 'text/event-stream; charset=utf-8';
+
+    const whole = await checked('POST', '/v1/chat/completions', {
+      headers: bearer,
+      body: { model, messages, temperature: 5, user: 'someone' },
+    });
+    expect(whole.status).toBe(200);
+    expect(whole.json['id']).toBe(`chatcmpl-${whole.headers.get('x-request-id')!}`);
+    // The optional headers were there to be checked against their schemas.
+    expect(whole.headers.get('x-service-ignored-params')).toBe('user');
+    expect(whole.headers.get('x-service-adjusted-params')).toBe('temperature=2');
+    const streamed = await checked('POST', '/v1/chat/completions', {
+      headers: bearer,
+      body: { model, messages, stream: true },
+    });
+    expect([streamed.status, streamed.headers.get('content-type')]).toEqual([200, stream]);
+    const refused = await checked('POST', '/v1/chat/completions', {
+      headers: bearer,
+      body: { model, messages, logprobs: true },
+    });
+    expect([refused.status, refused.json['error']]).toMatchObject([
+      400,
+      { code: 'unsupported_parameter', param: 'logprobs' },
+    ]);
+    expect(
+      (await checked('POST', '/v1/chat/completions', { headers: wrong, body: { model, messages } })).status,
+    ).toBe(401);
+
+    const responses = { model, input: 'doc words' };
+    expect((await checked('POST', '/v1/responses', { headers: bearer, body: responses })).status).toBe(200);
+    const responsesStream = await checked('POST', '/v1/responses', {
+      headers: { 'x-api-key': apiKey },
+      body: { ...responses, stream: true },
+    });
+    expect([responsesStream.status, responsesStream.headers.get('content-type')]).toEqual([200, stream]);
+    const previous = await checked('POST', '/v1/responses', {
+      headers: bearer,
+      body: { ...responses, previous_response_id: 'resp_1' },
+    });
+    expect([previous.status, (previous.json['error'] as Record<string, unknown>)['param']]).toEqual([
+      400,
+      'previous_response_id',
+    ]);
+    expect((await checked('POST', '/v1/responses', { headers: wrong, body: responses })).status).toBe(401);
+
+    const anthropic = { 'x-api-key': apiKey };
+    const message = { model, max_tokens: 50, messages };
+    const answered = await checked('POST', '/v1/messages', { headers: anthropic, body: message });
+    expect([answered.status, answered.json['type']]).toEqual([200, 'message']);
+    const messageStream = await checked('POST', '/v1/messages', {
+      headers: anthropic,
+      body: { ...message, stream: true },
+    });
+    expect([messageStream.status, messageStream.headers.get('content-type')]).toEqual([200, stream]);
+    const noMax = await checked('POST', '/v1/messages', { headers: anthropic, body: { model, messages } });
+    expect([noMax.status, noMax.json['type']]).toEqual([400, 'error']);
+    const anonymous = await checked('POST', '/v1/messages', { body: message });
+    expect([anonymous.status, anonymous.json['error']]).toMatchObject([
+      401,
+      { type: 'authentication_error' },
+    ]);
+
+    const google = { 'x-goog-api-key': apiKey };
+    const contents = { contents: [{ role: 'user', parts: [{ text: 'doc words' }] }] };
+    const generate = `/v1beta/models/${encodeURIComponent(model)}:generateContent`;
+    const generated = await checked('POST', generate, { headers: google, body: contents });
+    expect(generated.status).toBe(200);
+    const cached = await checked('POST', generate, {
+      headers: google,
+      body: { ...contents, cachedContent: 'c/1' },
+    });
+    expect([cached.status, cached.json['error']]).toMatchObject([
+      400,
+      { code: 400, status: 'INVALID_ARGUMENT' },
+    ]);
+    const inQuery = await checked('POST', `${generate}?key=${apiKey}`, { headers: google, body: contents });
+    expect([inQuery.status, inQuery.json['error']]).toMatchObject([401, { status: 'UNAUTHENTICATED' }]);
+    const streamGenerate = `/v1beta/models/${encodeURIComponent(model)}:streamGenerateContent`;
+    const sse = await checked('POST', `${streamGenerate}?alt=sse`, { headers: google, body: contents });
+    expect([sse.status, sse.headers.get('content-type')]).toEqual([200, stream]);
+    const array = await checked('POST', streamGenerate, { headers: bearer, body: contents });
+    expect([array.status, array.headers.get('content-type'), Array.isArray(array.json)]).toEqual([
+      200,
+      'application/json; charset=utf-8',
+      true,
+    ]);
+    const noContents = await checked('POST', streamGenerate, { headers: google, body: {} });
+    expect(noContents.status).toBe(400);
+    expect((await checked('POST', streamGenerate, { headers: wrong, body: contents })).status).toBe(401);
+
+    const video = await checked('POST', '/v1/videos', {
+      headers: bearer,
+      body: { model: 'local/reel', prompt: 'a doc reel', seconds: '4', size: '320x240' },
+    });
+    expect(video.status).toBe(200);
+    const id = video.json['id'] as string;
+    expect(id).toBe(video.headers.get('x-service-task-id'));
+    const notVideo = await checked('POST', '/v1/videos', {
+      headers: bearer,
+      body: { model: 'local/sketch', prompt: 'x' },
+    });
+    expect([notVideo.status, notVideo.json['error']]).toMatchObject([400, { param: 'model' }]);
+    expect(
+      (await checked('POST', '/v1/videos', { headers: wrong, body: { model: 'local/reel', prompt: 'x' } }))
+        .status,
+    ).toBe(401);
+    const content = `/v1/videos/${id}/content`;
+    const redirected = async () => {
+      const response = await fetch(`${app.baseUrl}${content}`, { headers: bearer, redirect: 'manual' });
+      const text = await response.text();
+      const reply: Reply = {
+        status: response.status,
+        headers: response.headers,
+        text,
+        json: text ? (JSON.parse(text) as Reply['json']) : {},
+      };
+      openApi.check('GET', content, reply.status, reply.headers, reply.json);
+      seen.add(`get ${openApi.templateOf(content)!}`);
+      return reply;
+    };
+    let status = '';
+    for (let i = 0; i < 400 && status !== 'completed'; i += 1) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 50));
+      const polled = await checked('GET', `/v1/videos/${id}`, { headers: bearer });
+      status = polled.json['status'] as string;
+      if (status !== 'completed') expect((await redirected()).status).toBe(404);
+    }
+    expect(status).toBe('completed');
+    const file = await redirected();
+    expect([file.status, Boolean(file.headers.get('location'))]).toEqual([302, true]);
+    const unknown = await checked('GET', '/v1/videos/job_01J0000000000000000000000Z', { headers: bearer });
+    expect([unknown.status, unknown.json['error']]).toMatchObject([404, { type: 'not_found_error' }]);
+    expect((await checked('GET', `/v1/videos/${id}`, { headers: wrong })).status).toBe(401);
+    expect((await checked('GET', content, { headers: wrong })).status).toBe(401);
+    expect(
+      (await checked('GET', '/v1/videos/job_01J0000000000000000000000Z/content', { headers: bearer })).status,
+    ).toBe(404);
+  });
+
   it('has no operation the service does not answer', () => {
     const documented = Object.entries(doc['paths'] as Record<string, Record<string, unknown>>).flatMap(
       ([path, item]) =>

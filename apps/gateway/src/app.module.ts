@@ -6,7 +6,7 @@ import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule, ProvidersModule, composeDomains, quoteSigningKey } from '@gen/platform';
 import { ChatExecutionModule } from '@gen/runner';
 import { TasksModule, tasksOpenApi } from '@gen/tasks';
-import { CompatModule } from '@gen/protocols';
+import { CompatModule, compatOpenApi } from '@gen/protocols';
 import { WebhooksModule, endpointsOpenApi, webhooksOpenApi } from '@gen/webhooks';
 
 /**
@@ -31,6 +31,7 @@ export class GatewayAppModule {
             tasksOpenApi,
             webhooksOpenApi,
             endpointsOpenApi,
+            compatOpenApi,
           ],
           appName: 'gateway',
         }),

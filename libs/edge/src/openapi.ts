@@ -1,9 +1,16 @@
 import { MAX_JSON_DEPTH } from '@gen/core';
 import { Type, type TSchema } from '@sinclair/typebox';
 
-/** A part of the OpenAPI document contributed by one library, next to the code it describes. */
+/**
+ * A part of the OpenAPI document contributed by one library, next to the code it describes: its paths, and the
+ * security schemes and shared schemas its operations name (merged into `components`; a name is one library's).
+ */
 export interface OpenApiFragment {
   readonly paths: Record<string, Record<string, unknown>>;
+  readonly components?: {
+    readonly securitySchemes?: Record<string, unknown>;
+    readonly schemas?: Record<string, unknown>;
+  };
 }
 
 export const ErrorEnvelope = Type.Object(
@@ -120,9 +127,13 @@ export const systemOpenApi: OpenApiFragment = {
 /** Assembles the OpenAPI 3.1 document (contract version 1.0.0) from the fragments of the composed libraries. */
 export function buildOpenApiDocument(fragments: readonly OpenApiFragment[]): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const securitySchemes: Record<string, unknown> = {};
+  const schemas: Record<string, unknown> = {};
   for (const fragment of fragments) {
     for (const [path, item] of Object.entries(fragment.paths))
       paths[path] = { ...(paths[path] ?? {}), ...item };
+    Object.assign(securitySchemes, fragment.components?.securitySchemes);
+    Object.assign(schemas, fragment.components?.schemas);
   }
   return JSON.parse(
     JSON.stringify({
@@ -155,8 +166,9 @@ export function buildOpenApiDocument(fragments: readonly OpenApiFragment[]): Rec
             scheme: 'bearer',
             description: 'Console session token (`gcs_...`).',
           },
+          ...securitySchemes,
         },
-        schemas: { ErrorEnvelope },
+        schemas: { ErrorEnvelope, ...schemas },
       },
       paths,
     }),

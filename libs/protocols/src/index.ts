@@ -5,4 +5,5 @@ export * from './responses';
 export * from './messages';
 export * from './generate-content';
 export * from './http/compat.module';
+export { compatOpenApi } from './http/compat.openapi';
 export * from './videos';
