@@ -144,17 +144,30 @@ describe('the compatibility endpoints through the official SDKs', () => {
   it('openai responses: whole and streamed', async () => {
     const whole = await openai().responses.create({ model: 'local/echo/chat', input: 'responses api' });
     expect(whole.output_text).toBe('Echo: responses api');
+    expect(whole.instructions).toBeNull();
+    const instructed = await openai().responses.create({
+      model: 'local/echo/chat',
+      instructions: 'Be brief.',
+      input: 'with instructions',
+    });
+    // The Response object echoes the instructions it was given.
+    expect(instructed.instructions).toBe('Be brief.');
+    expect(instructed.output_text).toBe('Echo: with instructions');
     const stream = await openai().responses.create({
       model: 'local/echo/chat',
       input: 'streamed',
+      instructions: 'Stream it.',
       stream: true,
     });
     let completed: unknown = null;
     let text = '';
+    let created: unknown;
     for await (const event of stream) {
+      if (event.type === 'response.created') created = event.response.instructions;
       if (event.type === 'response.output_text.delta') text += event.delta;
       if (event.type === 'response.completed') completed = event.response.usage;
     }
+    expect(created).toBe('Stream it.');
     expect(text).toBe('Echo: streamed');
     expect(completed).toMatchObject({ output_tokens: 3 });
   });

@@ -23,6 +23,7 @@ import {
   mapResponsesRequest,
   writeResponsesError,
   writeResponsesResponse,
+  type ResponsesEcho,
 } from '../responses';
 
 /** Where a request came from, besides its body: the URL's model and query (generate content). */
@@ -51,6 +52,12 @@ export interface CompatProtocol {
 
 const SSE = 'text/event-stream; charset=utf-8';
 
+/** What a Response object echoes: the mapped settings, and `instructions` as the request sent them. */
+function responsesEcho(mapped: MappedRequest, call: CompatCall): ResponsesEcho {
+  const instructions = (call.body as { instructions?: unknown }).instructions;
+  return { ...mapped.input, ...(typeof instructions === 'string' ? { instructions } : {}) };
+}
+
 export const CHAT_COMPLETIONS: CompatProtocol = {
   map: ({ body }) => mapChatCompletionsRequest(body),
   response: (result) => writeChatCompletionsResponse(result),
@@ -62,8 +69,8 @@ export const CHAT_COMPLETIONS: CompatProtocol = {
 
 export const RESPONSES: CompatProtocol = {
   map: ({ body }) => mapResponsesRequest(body),
-  response: (result, mapped) => writeResponsesResponse(result, mapped.input),
-  streamWriter: (base, mapped) => new ResponsesStreamWriter(base, mapped.input),
+  response: (result, mapped, call) => writeResponsesResponse(result, responsesEcho(mapped, call)),
+  streamWriter: (base, mapped, call) => new ResponsesStreamWriter(base, responsesEcho(mapped, call)),
   streamContentType: () => SSE,
   error: writeResponsesError,
 };

@@ -12,7 +12,10 @@ export type ResponsesEcho = Pick<
   | 'parallel_tool_calls'
   | 'response_format'
   | 'reasoning_effort'
->;
+> & {
+  /** The request's `instructions`, as sent (the canonical request has them as its leading system message). */
+  readonly instructions?: string;
+};
 
 type Base = Pick<ChatResult, 'id' | 'model' | 'created'>;
 
@@ -83,7 +86,7 @@ export function responseObject(base: Base, echo: ResponsesEcho, fields: Json): J
     background: false,
     error: null,
     incomplete_details: null,
-    instructions: null,
+    instructions: echo.instructions ?? null,
     max_output_tokens: echo.max_tokens ?? null,
     model: base.model,
     output: [],
