@@ -7,6 +7,7 @@ import { PlatformModule, ProvidersModule, composeDomains, quoteSigningKey } from
 import { ChatExecutionModule } from '@gen/runner';
 import { TasksModule, tasksOpenApi } from '@gen/tasks';
 import { CompatModule } from '@gen/protocols';
+import { MediaModule, mediaOpenApi } from '@gen/media';
 import { WebhooksModule, endpointsOpenApi, webhooksOpenApi } from '@gen/webhooks';
 
 /**
@@ -31,12 +32,14 @@ export class GatewayAppModule {
             tasksOpenApi,
             webhooksOpenApi,
             endpointsOpenApi,
+            mediaOpenApi,
           ],
           appName: 'gateway',
         }),
         composeDomains(
           AccountsModule.forRoot({ http: true }),
           BillingModule.forRoot({ http: true, workers: false }),
+          MediaModule.forRoot({ http: true, workers: false }),
         ),
         CatalogModule.forRoot({ file: config.CATALOG_FILE }),
         // Text streams run here, where their client is (CHAT_EXECUTION through the provider port).

@@ -167,6 +167,8 @@ export const de: MessageCatalog = {
   'import.http_status': 'Die Import-URL hat mit HTTP {status} geantwortet. Es wurde nichts importiert.',
   'import.unreachable':
     'Die Import-URL konnte nicht abgerufen werden: Die Verbindung ist fehlgeschlagen oder hat das Zeitlimit überschritten. Es wurde nichts importiert.',
+  'import.too_large':
+    'Die Datei unter der Import-URL ist größer als {limit} Byte. Es wurde nichts importiert.',
   'import.unsupported_content':
     'Die Datei unter der Import-URL hat keinen unterstützten Medientyp: JPEG-, PNG-, WebP- oder GIF-Bilder, MP4- oder WebM-Video, MP3- oder WAV-Audio. Es wurde nichts importiert.',
 };

@@ -151,6 +151,7 @@ export const en = {
   'import.http_status': 'The import URL answered HTTP {status}. Nothing was imported.',
   'import.unreachable':
     'The import URL could not be fetched: the connection failed or timed out. Nothing was imported.',
+  'import.too_large': 'The file at the import URL is larger than {limit} bytes. Nothing was imported.',
   'import.unsupported_content':
     'The file at the import URL is not a supported media type: JPEG, PNG, WebP or GIF images, MP4 or WebM video, MP3 or WAV audio. Nothing was imported.',
 } as const;

@@ -157,6 +157,7 @@ export const es: MessageCatalog = {
   'import.http_status': 'La URL de importación respondió HTTP {status}. No se importó nada.',
   'import.unreachable':
     'No se pudo descargar la URL de importación: la conexión falló o se agotó el tiempo. No se importó nada.',
+  'import.too_large': 'El archivo de la URL de importación supera los {limit} bytes. No se importó nada.',
   'import.unsupported_content':
     'El archivo de la URL de importación no es un tipo de medio compatible: imágenes JPEG, PNG, WebP o GIF, vídeo MP4 o WebM, audio MP3 o WAV. No se importó nada.',
 };

@@ -163,6 +163,7 @@ export const fr: MessageCatalog = {
   'import.http_status': 'L’URL d’importation a répondu HTTP {status}. Rien n’a été importé.',
   'import.unreachable':
     'L’URL d’importation n’a pas pu être récupérée : la connexion a échoué ou a expiré. Rien n’a été importé.',
+  'import.too_large': 'Le fichier de l’URL d’importation dépasse {limit} octets. Rien n’a été importé.',
   'import.unsupported_content':
     'Le fichier de l’URL d’importation n’est pas d’un type de média pris en charge : images JPEG, PNG, WebP ou GIF, vidéo MP4 ou WebM, audio MP3 ou WAV. Rien n’a été importé.',
 };

@@ -163,6 +163,8 @@ export const ja: MessageCatalog = {
   'import.http_status': 'インポート URL が HTTP {status} を返しました。何もインポートされませんでした。',
   'import.unreachable':
     'インポート URL を取得できませんでした。接続に失敗したかタイムアウトしました。何もインポートされませんでした。',
+  'import.too_large':
+    'インポート URL のファイルは {limit} バイトを超えています。何もインポートされませんでした。',
   'import.unsupported_content':
     'インポート URL のファイルはサポートされているメディアタイプではありません（JPEG、PNG、WebP、GIF の画像、MP4 または WebM の動画、MP3 または WAV の音声）。何もインポートされませんでした。',
 };

@@ -156,6 +156,7 @@ export const ko: MessageCatalog = {
   'import.http_status': '가져오기 URL이 HTTP {status}(으)로 응답했습니다. 아무것도 가져오지 않았습니다.',
   'import.unreachable':
     '가져오기 URL을 가져올 수 없습니다. 연결에 실패했거나 시간이 초과되었습니다. 아무것도 가져오지 않았습니다.',
+  'import.too_large': '가져오기 URL의 파일이 {limit}바이트보다 큽니다. 아무것도 가져오지 않았습니다.',
   'import.unsupported_content':
     '가져오기 URL의 파일이 지원되는 미디어 유형이 아닙니다: JPEG, PNG, WebP, GIF 이미지, MP4 또는 WebM 동영상, MP3 또는 WAV 오디오. 아무것도 가져오지 않았습니다.',
 };

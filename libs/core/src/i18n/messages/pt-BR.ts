@@ -155,6 +155,7 @@ export const ptBR: MessageCatalog = {
   'import.http_status': 'A URL de importação respondeu HTTP {status}. Nada foi importado.',
   'import.unreachable':
     'Não foi possível baixar a URL de importação: a conexão falhou ou expirou. Nada foi importado.',
+  'import.too_large': 'O arquivo da URL de importação tem mais de {limit} bytes. Nada foi importado.',
   'import.unsupported_content':
     'O arquivo da URL de importação não é um tipo de mídia compatível: imagens JPEG, PNG, WebP ou GIF, vídeo MP4 ou WebM, áudio MP3 ou WAV. Nada foi importado.',
 };

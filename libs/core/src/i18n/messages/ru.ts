@@ -157,6 +157,7 @@ export const ru: MessageCatalog = {
   'import.http_status': 'URL импорта ответил HTTP {status}. Ничего не импортировано.',
   'import.unreachable':
     'Не удалось загрузить URL импорта: соединение не удалось или истекло время ожидания. Ничего не импортировано.',
+  'import.too_large': 'Файл по URL импорта больше {limit} байт. Ничего не импортировано.',
   'import.unsupported_content':
     'Файл по URL импорта не относится к поддерживаемому типу медиа: изображения JPEG, PNG, WebP или GIF, видео MP4 или WebM, аудио MP3 или WAV. Ничего не импортировано.',
 };

@@ -130,6 +130,7 @@ export const zhHant: MessageCatalog = {
     '匯入 URL 重新導向至不允許的位置（僅限連接埠 443 上的 https 與公用位址），或重新導向次數過多。未匯入任何內容。',
   'import.http_status': '匯入 URL 回應了 HTTP {status}。未匯入任何內容。',
   'import.unreachable': '無法擷取匯入 URL：連線失敗或逾時。未匯入任何內容。',
+  'import.too_large': '匯入 URL 上的檔案超過 {limit} 位元組。未匯入任何內容。',
   'import.unsupported_content':
     '匯入 URL 上的檔案不是支援的媒體類型：JPEG、PNG、WebP 或 GIF 圖片，MP4 或 WebM 影片，MP3 或 WAV 音訊。未匯入任何內容。',
 };
