@@ -121,6 +121,36 @@ describe('inspectMedia: verification from the stored bytes', () => {
     expect(refusal(await inspectMedia(broken, 'image/png')).messageId).toBe('media.damaged');
   });
 
+  it('refuses a JPEG cut short whose end marker was put back (its structure looks whole)', async () => {
+    const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3a7' } })
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    const patched = Buffer.concat([
+      jpeg.subarray(0, Math.floor(jpeg.length * 0.7)),
+      Buffer.from([0xff, 0xd9]),
+    ]);
+    expect(refusal(await inspectMedia(patched, 'image/jpeg'))).toEqual({
+      messageId: 'media.damaged',
+      params: { contentType: 'image/jpeg' },
+    });
+  });
+
+  it('measures an animated GIF by one frame', async () => {
+    const frame = (colour: string) =>
+      sharp({ create: { width: 10, height: 30, channels: 4, background: colour } })
+        .png()
+        .toBuffer();
+    const animated = await sharp([await frame('#f00'), await frame('#00f')], { join: { animated: true } })
+      .gif()
+      .toBuffer();
+    expect((await sharp(animated, { animated: true }).metadata()).pages).toBe(2);
+    const result = await inspectMedia(animated, 'image/gif');
+    expect(result.ok && { width: result.facts.width, height: result.facts.height }).toEqual({
+      width: 10,
+      height: 30,
+    });
+  });
+
   it.each<[MediaType, (seconds: number) => Buffer]>([
     ['audio/wav', (s) => wavSample(s, 200)],
     ['audio/mpeg', (s) => mp3Sample(s)],

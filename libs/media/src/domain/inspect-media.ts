@@ -23,11 +23,21 @@ export async function detectMediaType(bytes: Buffer): Promise<MediaType | null> 
   return detected ? mediaTypeOf(detected.mime) : null;
 }
 
-/** Decodes every pixel (libvips streams them, so memory stays small); the size, or null when it fails. */
+/**
+ * Decodes every pixel row (to a small picture, which keeps memory and time low: a PNG is inflated whole, a
+ * JPEG's every entropy-coded block is read); the size, or null when it fails. Decoder warnings count as
+ * failures: a JPEG cut short whose end marker was put back decodes with a warning only.
+ */
 async function decodeImage(bytes: Buffer): Promise<{ width: number; height: number } | null> {
   try {
-    const image = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_IMAGE_PIXELS, animated: true });
-    const [metadata] = await Promise.all([image.metadata(), image.stats()]);
+    const image = sharp(bytes, {
+      failOn: 'warning',
+      limitInputPixels: MAX_IMAGE_PIXELS,
+      animated: true,
+      sequentialRead: true,
+    });
+    const metadata = await image.metadata();
+    await image.resize(256, 256, { fit: 'inside' }).raw().toBuffer();
     const height = metadata.pageHeight ?? metadata.height;
     return metadata.width && height ? { width: metadata.width, height } : null;
   } catch {
