@@ -61,6 +61,7 @@ function boundaries({ tests }) {
           'scope:catalog',
           'scope:tasks',
           'scope:webhooks',
+          'scope:media',
         ],
       },
       {
@@ -112,6 +113,7 @@ function boundaries({ tests }) {
           'scope:tasks',
           'scope:runner',
           'scope:webhooks',
+          'scope:media',
         ],
       },
       { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:shared'] },

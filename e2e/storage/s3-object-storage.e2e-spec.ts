@@ -91,6 +91,16 @@ describe('S3ObjectStorage against the real S3-compatible server', () => {
     past.close();
   });
 
+  it('reads an object back as a stream with its size and type, and null when there is none', async () => {
+    expect(await storage.read('tmp/absent.png')).toBeNull();
+    await storage.put('tmp/read.png', png, 'image/png');
+    const object = (await storage.read('tmp/read.png'))!;
+    expect(object).toMatchObject({ key: 'tmp/read.png', bytes: png.length, contentType: 'image/png' });
+    const chunks: Buffer[] = [];
+    for await (const chunk of object.stream) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(png)).toBe(true);
+  });
+
   it('copies to an immutable key and deletes', async () => {
     await storage.put('tmp/source.png', png, 'image/png');
     await storage.copy('tmp/source.png', 'files/fil_1/source.png');

@@ -7,6 +7,7 @@ import { PlatformModule, ProvidersModule, composeDomains, quoteSigningKey } from
 import { ChatExecutionModule, RunnerModule } from '@gen/runner';
 import { TasksModule, tasksOpenApi } from '@gen/tasks';
 import { CompatModule, compatOpenApi } from '@gen/protocols';
+import { MediaModule, mediaOpenApi } from '@gen/media';
 import { WebhooksModule, endpointsOpenApi, webhooksOpenApi } from '@gen/webhooks';
 
 /** Every service's module in one process (embedded mode). */
@@ -27,9 +28,14 @@ export class EmbeddedModule {
             webhooksOpenApi,
             endpointsOpenApi,
             compatOpenApi,
+            mediaOpenApi,
           ],
         }),
-        composeDomains(AccountsModule.forRoot({ http: true }), BillingModule.forRoot({ http: true })),
+        composeDomains(
+          AccountsModule.forRoot({ http: true }),
+          BillingModule.forRoot({ http: true }),
+          MediaModule.forRoot({ http: true, workers: true }),
+        ),
         CatalogModule.forRoot({ file: config.CATALOG_FILE }),
         TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: true, http: true, compat: true }),
         ProvidersModule,

@@ -1,4 +1,5 @@
 import { OpenApiCheck } from '@gen/testing';
+import sharp from 'sharp';
 import { startEmbedded, type Embedded, type Reply } from './testing/embedded-harness';
 
 describe('the OpenAPI document agrees with what the service does', () => {
@@ -339,6 +340,26 @@ describe('the OpenAPI document agrees with what the service does', () => {
     expect(
       (await checked('GET', '/v1/videos/job_01J0000000000000000000000Z/content', { headers: bearer })).status,
     ).toBe(404);
+
+  it('describes the media routes as they answer', async () => {
+    const auth = { authorization: `Bearer ${app.boot.apiKey}` };
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: '#08f' } })
+      .png()
+      .toBuffer();
+    const ticket = await checked('POST', '/api/v1/common/upload-url', {
+      headers: auth,
+      body: { fileName: 'doc.png', contentType: 'image/png', bytes: png.length },
+    });
+    const { fileId, uploadUrl } = ticket.json['data'] as { fileId: string; uploadUrl: string };
+    await checked('POST', '/api/v1/common/upload-url', {
+      headers: auth,
+      body: { fileName: 'doc.png', contentType: 'image/png', bytes: 11 * 1024 * 1024 },
+    });
+    await checked('POST', `/api/v1/files/${fileId}/commit`, { headers: auth });
+    await fetch(uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: png });
+    expect((await checked('POST', `/api/v1/files/${fileId}/commit`, { headers: auth })).status).toBe(200);
+    await checked('POST', '/api/v1/files/fil_01J0000000000000000000000Z/commit', { headers: auth });
+    await checked('POST', '/api/v1/files/import', { headers: auth, body: { url: 'http://127.0.0.1/a.png' } });
   });
 
   it('has no operation the service does not answer', () => {

@@ -7,6 +7,7 @@ import { PlatformModule, ProvidersModule, composeDomains, quoteSigningKey } from
 import { ChatExecutionModule } from '@gen/runner';
 import { TasksModule, tasksOpenApi } from '@gen/tasks';
 import { CompatModule, compatOpenApi } from '@gen/protocols';
+import { MediaModule, mediaOpenApi } from '@gen/media';
 import { WebhooksModule, endpointsOpenApi, webhooksOpenApi } from '@gen/webhooks';
 
 /**
@@ -32,12 +33,14 @@ export class GatewayAppModule {
             webhooksOpenApi,
             endpointsOpenApi,
             compatOpenApi,
+            mediaOpenApi,
           ],
           appName: 'gateway',
         }),
         composeDomains(
           AccountsModule.forRoot({ http: true }),
           BillingModule.forRoot({ http: true, workers: false }),
+          MediaModule.forRoot({ http: true, workers: false }),
         ),
         CatalogModule.forRoot({ file: config.CATALOG_FILE }),
         // Text streams run here, where their client is (CHAT_EXECUTION through the provider port).

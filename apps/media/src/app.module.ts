@@ -1,14 +1,22 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { AppConfig, Logger } from '@gen/core';
+import { MediaModule } from '@gen/media';
 import { PlatformModule } from '@gen/platform';
 
 /**
- * The media service on its own (distributed mode). Its domain module joins here when its issue lands;
- * until then it serves health, readiness and its slice of the OpenAPI document.
+ * The media service on its own (distributed mode): a worker app. It runs the media domain's background work,
+ * the retention sweep of uploads never committed; the media routes are served by the gateway, the one entry
+ * point (docs/architecture.md, "Which app serves which routes").
  */
 @Module({})
 export class MediaAppModule {
   static forRoot(config: AppConfig, logger: Logger): DynamicModule {
-    return { module: MediaAppModule, imports: [PlatformModule.forRoot({ config, logger, openApi: [] })] };
+    return {
+      module: MediaAppModule,
+      imports: [
+        PlatformModule.forRoot({ config, logger, openApi: [], appName: 'media' }),
+        MediaModule.forRoot({ http: false, workers: true }),
+      ],
+    };
   }
 }

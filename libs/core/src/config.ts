@@ -164,6 +164,19 @@ export const ConfigSchema = Type.Object(
           "Comma-separated CIDRs that output URLs returned by an upstream may resolve to despite the public-address rule (outputs on the upstream's own configured origin are always fetched).",
       }),
     ),
+    FETCH_ALLOW_PRIVATE_CIDRS: Type.Optional(
+      Type.String({
+        description:
+          'Comma-separated CIDRs that user-given URLs fetched by the service (file imports) may resolve to despite the public-address rule (on-premise sources, tests); https and port 443 are still required.',
+      }),
+    ),
+    FETCH_CA_FILE: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'PEM file of CA certificates trusted for fetches of user-given URLs (file imports) in addition to the bundled public CAs (on-premise sources, tests).',
+      }),
+    ),
     WEBHOOK_RETRY_SCHEDULE: Type.String({
       pattern: '^\\d{1,6}(,\\d{1,6}){0,19}$',
       default: '10,30,120,600,1800,7200,21600',

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { openDatabase } from './database';
 import { migrate } from './migrate';
 
-const SERVICES = ['accounts', 'billing', 'tasks', 'webhooks'] as const;
+const SERVICES = ['accounts', 'billing', 'tasks', 'webhooks', 'media'] as const;
 const prismaDir = (service: string) => join(__dirname, '..', '..', service, 'prisma');
 
 /** Applies a service's migrations with our runner to a fresh PGlite, then asks Prisma what is left to do. */

@@ -310,6 +310,23 @@ describe('LocalObjectStorage served by installLocalObjectRoutes', () => {
     expect(await readdir(directory)).toEqual([]);
   });
 
+  it('reads an object back as a stream with its size and type, and null when there is none', async () => {
+    expect(await storage.read('tmp/absent.png')).toBeNull();
+    await storage.put('tmp/read.png', png, 'image/png');
+    const object = (await storage.read('tmp/read.png'))!;
+    expect({ ...object, stream: undefined }).toEqual({
+      key: 'tmp/read.png',
+      bytes: png.length,
+      contentType: 'image/png',
+      stream: undefined,
+    });
+    const chunks: Buffer[] = [];
+    for await (const chunk of object.stream) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(png)).toBe(true);
+    await storage.delete('tmp/read.png');
+    expect(await storage.read('tmp/read.png')).toBeNull();
+  });
+
   it('takes a zero-byte upload and a key with spaces and non-ASCII characters', async () => {
     const key = 'files/fil_2/été photo #1?.png';
     const empty = await storage.presignPut({

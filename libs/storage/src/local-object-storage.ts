@@ -16,6 +16,7 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type {
   ObjectStorage,
+  ReadableObject,
   PresignGetRequest,
   PresignPutRequest,
   SignedUrl,
@@ -62,10 +63,6 @@ export type SignedUrlCheck =
       /** The query parameter (or `key`) at fault. */
       readonly field: string;
     };
-
-export interface ReadableObject extends StoredObject {
-  readonly stream: Readable;
-}
 
 /** Names of our own files start with it; no key segment may. */
 const RESERVED_PREFIX = '.~';

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /** A URL the client uses directly, without API credentials, until `expiresAt`. */
 export interface SignedUrl {
   readonly url: string;
@@ -25,6 +27,11 @@ export interface StoredObject {
   readonly contentType: string | undefined;
 }
 
+/** An object with its bytes as a stream, read from the start. */
+export interface ReadableObject extends StoredObject {
+  readonly stream: Readable;
+}
+
 /**
  * The object storage port: a local directory with HMAC-signed URLs in embedded mode, S3 in distributed mode.
  * Keys are chosen by the service, never by the client.
@@ -34,6 +41,8 @@ export interface ObjectStorage {
   presignGet(request: PresignGetRequest): Promise<SignedUrl>;
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   head(key: string): Promise<StoredObject | null>;
+  /** The object's bytes as a stream (the caller consumes or destroys it), or null when there is none. */
+  read(key: string): Promise<ReadableObject | null>;
   copy(fromKey: string, toKey: string): Promise<void>;
   delete(key: string): Promise<void>;
 }

@@ -9,8 +9,10 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { Readable } from 'node:stream';
 import type {
   ObjectStorage,
+  ReadableObject,
   PresignGetRequest,
   PresignPutRequest,
   SignedUrl,
@@ -129,6 +131,24 @@ export class S3ObjectStorage implements ObjectStorage {
         new HeadObjectCommand({ Bucket: this.options.bucket, Key: this.stored(key) }),
       );
       return { key, bytes: head.ContentLength ?? 0, contentType: head.ContentType };
+    } catch (error) {
+      if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404)
+        return null;
+      throw error;
+    }
+  }
+
+  async read(key: string): Promise<ReadableObject | null> {
+    try {
+      const object = await this.client.send(
+        new GetObjectCommand({ Bucket: this.options.bucket, Key: this.stored(key) }),
+      );
+      return {
+        key,
+        bytes: object.ContentLength ?? 0,
+        contentType: object.ContentType,
+        stream: object.Body as Readable,
+      };
     } catch (error) {
       if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404)
         return null;

@@ -140,4 +140,35 @@ export const de: MessageCatalog = {
   'compat.not_video_model':
     'Das Modell {model} ist kein Videomodell: /v1/videos erstellt nur Aufgaben von Videomodellen.',
   'compat.video_not_ready': 'Das Video {id} hat noch keinen Inhalt (Status {status}).',
+  'media.unsupported_type':
+    'Der Inhaltstyp {contentType} wird nicht unterstützt. Laden Sie ein JPEG-, PNG-, WebP- oder GIF-Bild, ein MP4- oder WebM-Video oder MP3- oder WAV-Audio hoch.',
+  'media.too_large': 'Die Datei ist zu groß: Eine {contentType}-Datei darf höchstens {limit} Byte haben.',
+  'media.empty': 'Die Datei ist leer. Es wurde nichts gespeichert.',
+  'media.pending':
+    'Der Upload von {fileId} ist noch nicht vollständig. Senden Sie alle Bytes mit den angegebenen Headern an die Upload-URL und bestätigen Sie dann erneut.',
+  'media.size_mismatch':
+    'Die gespeicherte Datei hat {actual} Byte, das Upload-Ticket hat jedoch {expected} angegeben. Es wurde nichts gespeichert.',
+  'media.type_mismatch':
+    'Die Datei ist nicht {declared}: Ihr Inhalt ist {detected}. Es wurde nichts gespeichert.',
+  'media.type_unknown':
+    'Die Datei ist nicht {declared}: Ihr Inhalt ist kein unterstützter Medientyp. Es wurde nichts gespeichert.',
+  'media.damaged':
+    'Die Datei kann nicht als {contentType} gelesen werden: Sie ist beschädigt oder unvollständig. Es wurde nichts gespeichert.',
+  'media.trailing_data':
+    'Die Datei enthält nach dem Ende ihres {contentType}-Inhalts weitere Daten, zum Beispiel eine angehängte zweite Datei. Es wurde nichts gespeichert.',
+  'media.no_duration':
+    'Die Dauer der {contentType}-Datei kann nicht gemessen werden. Es wurde nichts gespeichert.',
+  'media.too_long':
+    'Das Medium dauert {seconds} Sekunden; höchstens {max} Sekunden werden angenommen. Es wurde nichts gespeichert.',
+  'import.invalid_url':
+    'Die Import-URL muss eine https-URL auf Port 443 ohne Benutzername oder Passwort sein, deren Host nur zu öffentlichen Adressen aufgelöst wird.',
+  'import.redirect_refused':
+    'Die Import-URL hat an ein nicht erlaubtes Ziel weitergeleitet (nur https auf Port 443 und öffentliche Adressen) oder zu oft weitergeleitet. Es wurde nichts importiert.',
+  'import.http_status': 'Die Import-URL hat mit HTTP {status} geantwortet. Es wurde nichts importiert.',
+  'import.unreachable':
+    'Die Import-URL konnte nicht abgerufen werden: Die Verbindung ist fehlgeschlagen oder hat das Zeitlimit überschritten. Es wurde nichts importiert.',
+  'import.too_large':
+    'Die Datei unter der Import-URL ist größer als {limit} Byte. Es wurde nichts importiert.',
+  'import.unsupported_content':
+    'Die Datei unter der Import-URL hat keinen unterstützten Medientyp: JPEG-, PNG-, WebP- oder GIF-Bilder, MP4- oder WebM-Video, MP3- oder WAV-Audio. Es wurde nichts importiert.',
 };

@@ -127,6 +127,33 @@ export const en = {
   'compat.not_video_model':
     'The model {model} is not a video model: /v1/videos makes tasks of video models only.',
   'compat.video_not_ready': 'The video {id} has no content yet (status {status}).',
+  'media.unsupported_type':
+    'The content type {contentType} is not supported. Upload a JPEG, PNG, WebP or GIF image, an MP4 or WebM video, or MP3 or WAV audio.',
+  'media.too_large': 'The file is too large: a {contentType} file may have at most {limit} bytes.',
+  'media.empty': 'The file is empty. Nothing was kept.',
+  'media.pending':
+    'The upload of {fileId} is not complete yet. Send every byte to the upload URL with its headers, then commit again.',
+  'media.size_mismatch':
+    'The stored file has {actual} bytes, but the upload ticket declared {expected}. Nothing was kept.',
+  'media.type_mismatch': 'The file is not {declared}: its content is {detected}. Nothing was kept.',
+  'media.type_unknown':
+    'The file is not {declared}: its content is not a supported media type. Nothing was kept.',
+  'media.damaged': 'The file cannot be read as {contentType}: it is damaged or incomplete. Nothing was kept.',
+  'media.trailing_data':
+    'The file holds more data after the end of its {contentType} content, for example another file appended to it. Nothing was kept.',
+  'media.no_duration': 'The duration of the {contentType} file cannot be measured. Nothing was kept.',
+  'media.too_long':
+    'The media lasts {seconds} seconds; at most {max} seconds are accepted. Nothing was kept.',
+  'import.invalid_url':
+    'The import URL must be an https URL on port 443, without user name or password, whose host resolves to public addresses only.',
+  'import.redirect_refused':
+    'The import URL redirected to a location that is not allowed (https on port 443, public addresses only), or redirected too often. Nothing was imported.',
+  'import.http_status': 'The import URL answered HTTP {status}. Nothing was imported.',
+  'import.unreachable':
+    'The import URL could not be fetched: the connection failed or timed out. Nothing was imported.',
+  'import.too_large': 'The file at the import URL is larger than {limit} bytes. Nothing was imported.',
+  'import.unsupported_content':
+    'The file at the import URL is not a supported media type: JPEG, PNG, WebP or GIF images, MP4 or WebM video, MP3 or WAV audio. Nothing was imported.',
 } as const;
 
 export type MessageId = keyof typeof en;

@@ -131,4 +131,33 @@ export const es: MessageCatalog = {
   'compat.not_video_model':
     'El modelo {model} no es un modelo de vídeo: /v1/videos solo crea tareas de modelos de vídeo.',
   'compat.video_not_ready': 'El vídeo {id} aún no tiene contenido (estado {status}).',
+  'media.unsupported_type':
+    'El tipo de contenido {contentType} no es compatible. Suba una imagen JPEG, PNG, WebP o GIF, un vídeo MP4 o WebM, o audio MP3 o WAV.',
+  'media.too_large':
+    'El archivo es demasiado grande: un archivo {contentType} puede tener como máximo {limit} bytes.',
+  'media.empty': 'El archivo está vacío. No se conservó nada.',
+  'media.pending':
+    'La subida de {fileId} aún no está completa. Envíe todos los bytes a la URL de subida con sus encabezados y vuelva a confirmar.',
+  'media.size_mismatch':
+    'El archivo almacenado tiene {actual} bytes, pero el ticket de subida declaró {expected}. No se conservó nada.',
+  'media.type_mismatch': 'El archivo no es {declared}: su contenido es {detected}. No se conservó nada.',
+  'media.type_unknown':
+    'El archivo no es {declared}: su contenido no es un tipo de medio compatible. No se conservó nada.',
+  'media.damaged':
+    'El archivo no se puede leer como {contentType}: está dañado o incompleto. No se conservó nada.',
+  'media.trailing_data':
+    'El archivo contiene más datos después del final de su contenido {contentType}, por ejemplo otro archivo añadido. No se conservó nada.',
+  'media.no_duration': 'No se puede medir la duración del archivo {contentType}. No se conservó nada.',
+  'media.too_long':
+    'El medio dura {seconds} segundos; se aceptan como máximo {max} segundos. No se conservó nada.',
+  'import.invalid_url':
+    'La URL de importación debe ser una URL https en el puerto 443, sin usuario ni contraseña, cuyo host se resuelva solo a direcciones públicas.',
+  'import.redirect_refused':
+    'La URL de importación redirigió a un destino no permitido (https en el puerto 443, solo direcciones públicas) o redirigió demasiadas veces. No se importó nada.',
+  'import.http_status': 'La URL de importación respondió HTTP {status}. No se importó nada.',
+  'import.unreachable':
+    'No se pudo descargar la URL de importación: la conexión falló o se agotó el tiempo. No se importó nada.',
+  'import.too_large': 'El archivo de la URL de importación supera los {limit} bytes. No se importó nada.',
+  'import.unsupported_content':
+    'El archivo de la URL de importación no es un tipo de medio compatible: imágenes JPEG, PNG, WebP o GIF, vídeo MP4 o WebM, audio MP3 o WAV. No se importó nada.',
 };

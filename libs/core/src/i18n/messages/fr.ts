@@ -136,4 +136,34 @@ export const fr: MessageCatalog = {
   'compat.not_video_model':
     "Le modèle {model} n'est pas un modèle vidéo : /v1/videos ne crée que des tâches de modèles vidéo.",
   'compat.video_not_ready': "La vidéo {id} n'a pas encore de contenu (statut {status}).",
+  'media.unsupported_type':
+    'Le type de contenu {contentType} n’est pas pris en charge. Envoyez une image JPEG, PNG, WebP ou GIF, une vidéo MP4 ou WebM, ou un audio MP3 ou WAV.',
+  'media.too_large':
+    'Le fichier est trop volumineux : un fichier {contentType} peut compter au plus {limit} octets.',
+  'media.empty': 'Le fichier est vide. Rien n’a été conservé.',
+  'media.pending':
+    'L’envoi de {fileId} n’est pas encore terminé. Envoyez tous les octets à l’URL d’envoi avec ses en-têtes, puis validez à nouveau.',
+  'media.size_mismatch':
+    'Le fichier stocké compte {actual} octets, mais le ticket d’envoi en annonçait {expected}. Rien n’a été conservé.',
+  'media.type_mismatch':
+    'Le fichier n’est pas {declared} : son contenu est {detected}. Rien n’a été conservé.',
+  'media.type_unknown':
+    'Le fichier n’est pas {declared} : son contenu n’est pas un type de média pris en charge. Rien n’a été conservé.',
+  'media.damaged':
+    'Le fichier ne peut pas être lu comme {contentType} : il est endommagé ou incomplet. Rien n’a été conservé.',
+  'media.trailing_data':
+    'Le fichier contient d’autres données après la fin de son contenu {contentType}, par exemple un autre fichier ajouté à la suite. Rien n’a été conservé.',
+  'media.no_duration': 'La durée du fichier {contentType} ne peut pas être mesurée. Rien n’a été conservé.',
+  'media.too_long':
+    'Le média dure {seconds} secondes ; au plus {max} secondes sont acceptées. Rien n’a été conservé.',
+  'import.invalid_url':
+    'L’URL d’importation doit être une URL https sur le port 443, sans nom d’utilisateur ni mot de passe, dont l’hôte ne se résout qu’en adresses publiques.',
+  'import.redirect_refused':
+    'L’URL d’importation a redirigé vers une destination non autorisée (https sur le port 443, adresses publiques uniquement) ou a redirigé trop souvent. Rien n’a été importé.',
+  'import.http_status': 'L’URL d’importation a répondu HTTP {status}. Rien n’a été importé.',
+  'import.unreachable':
+    'L’URL d’importation n’a pas pu être récupérée : la connexion a échoué ou a expiré. Rien n’a été importé.',
+  'import.too_large': 'Le fichier de l’URL d’importation dépasse {limit} octets. Rien n’a été importé.',
+  'import.unsupported_content':
+    'Le fichier de l’URL d’importation n’est pas d’un type de média pris en charge : images JPEG, PNG, WebP ou GIF, vidéo MP4 ou WebM, audio MP3 ou WAV. Rien n’a été importé.',
 };

@@ -137,4 +137,34 @@ export const ja: MessageCatalog = {
   'compat.not_video_model':
     'モデル {model} は動画モデルではありません。/v1/videos は動画モデルのタスクのみ作成します。',
   'compat.video_not_ready': '動画 {id} にはまだコンテンツがありません（状態 {status}）。',
+  'media.unsupported_type':
+    'コンテンツタイプ {contentType} はサポートされていません。JPEG、PNG、WebP、GIF の画像、MP4 または WebM の動画、MP3 または WAV の音声をアップロードしてください。',
+  'media.too_large': 'ファイルが大きすぎます。{contentType} ファイルは最大 {limit} バイトです。',
+  'media.empty': 'ファイルが空です。何も保存されませんでした。',
+  'media.pending':
+    '{fileId} のアップロードはまだ完了していません。すべてのバイトを指定のヘッダー付きでアップロード URL に送信してから、もう一度コミットしてください。',
+  'media.size_mismatch':
+    '保存されたファイルは {actual} バイトですが、アップロードチケットでは {expected} バイトと宣言されていました。何も保存されませんでした。',
+  'media.type_mismatch':
+    'ファイルは {declared} ではありません。内容は {detected} です。何も保存されませんでした。',
+  'media.type_unknown':
+    'ファイルは {declared} ではありません。内容はサポートされているメディアタイプではありません。何も保存されませんでした。',
+  'media.damaged':
+    'ファイルを {contentType} として読み取れません。破損しているか不完全です。何も保存されませんでした。',
+  'media.trailing_data':
+    'ファイルの {contentType} コンテンツの終わりの後に、別のファイルの追加などのデータが含まれています。何も保存されませんでした。',
+  'media.no_duration': '{contentType} ファイルの再生時間を測定できません。何も保存されませんでした。',
+  'media.too_long':
+    'メディアの長さは {seconds} 秒です。受け付けるのは最大 {max} 秒です。何も保存されませんでした。',
+  'import.invalid_url':
+    'インポート URL は、ユーザー名やパスワードを含まず、ホストが公開アドレスのみに解決される、ポート 443 の https URL である必要があります。',
+  'import.redirect_refused':
+    'インポート URL が許可されていない宛先（ポート 443 の https、公開アドレスのみ）にリダイレクトしたか、リダイレクトが多すぎます。何もインポートされませんでした。',
+  'import.http_status': 'インポート URL が HTTP {status} を返しました。何もインポートされませんでした。',
+  'import.unreachable':
+    'インポート URL を取得できませんでした。接続に失敗したかタイムアウトしました。何もインポートされませんでした。',
+  'import.too_large':
+    'インポート URL のファイルは {limit} バイトを超えています。何もインポートされませんでした。',
+  'import.unsupported_content':
+    'インポート URL のファイルはサポートされているメディアタイプではありません（JPEG、PNG、WebP、GIF の画像、MP4 または WebM の動画、MP3 または WAV の音声）。何もインポートされませんでした。',
 };

@@ -130,4 +130,33 @@ export const ko: MessageCatalog = {
   'compat.not_video_model':
     '{model} 모델은 동영상 모델이 아닙니다. /v1/videos는 동영상 모델의 작업만 만듭니다.',
   'compat.video_not_ready': '동영상 {id}에는 아직 콘텐츠가 없습니다(상태 {status}).',
+  'media.unsupported_type':
+    '콘텐츠 유형 {contentType}은(는) 지원되지 않습니다. JPEG, PNG, WebP, GIF 이미지, MP4 또는 WebM 동영상, MP3 또는 WAV 오디오를 업로드하세요.',
+  'media.too_large': '파일이 너무 큽니다. {contentType} 파일은 최대 {limit}바이트입니다.',
+  'media.empty': '파일이 비어 있습니다. 아무것도 보관되지 않았습니다.',
+  'media.pending':
+    '{fileId}의 업로드가 아직 완료되지 않았습니다. 모든 바이트를 해당 헤더와 함께 업로드 URL로 보낸 후 다시 커밋하세요.',
+  'media.size_mismatch':
+    '저장된 파일은 {actual}바이트이지만 업로드 티켓에는 {expected}바이트로 선언되었습니다. 아무것도 보관되지 않았습니다.',
+  'media.type_mismatch':
+    '파일이 {declared}이(가) 아닙니다. 내용은 {detected}입니다. 아무것도 보관되지 않았습니다.',
+  'media.type_unknown':
+    '파일이 {declared}이(가) 아닙니다. 내용이 지원되는 미디어 유형이 아닙니다. 아무것도 보관되지 않았습니다.',
+  'media.damaged':
+    '파일을 {contentType}(으)로 읽을 수 없습니다. 손상되었거나 불완전합니다. 아무것도 보관되지 않았습니다.',
+  'media.trailing_data':
+    '파일의 {contentType} 콘텐츠가 끝난 뒤에 추가로 덧붙은 다른 파일 같은 데이터가 있습니다. 아무것도 보관되지 않았습니다.',
+  'media.no_duration': '{contentType} 파일의 재생 시간을 측정할 수 없습니다. 아무것도 보관되지 않았습니다.',
+  'media.too_long':
+    '미디어 길이가 {seconds}초입니다. 최대 {max}초까지 허용됩니다. 아무것도 보관되지 않았습니다.',
+  'import.invalid_url':
+    '가져오기 URL은 사용자 이름이나 비밀번호가 없고 호스트가 공용 주소로만 확인되는 포트 443의 https URL이어야 합니다.',
+  'import.redirect_refused':
+    '가져오기 URL이 허용되지 않는 위치(포트 443의 https, 공용 주소만)로 리디렉션했거나 너무 많이 리디렉션했습니다. 아무것도 가져오지 않았습니다.',
+  'import.http_status': '가져오기 URL이 HTTP {status}(으)로 응답했습니다. 아무것도 가져오지 않았습니다.',
+  'import.unreachable':
+    '가져오기 URL을 가져올 수 없습니다. 연결에 실패했거나 시간이 초과되었습니다. 아무것도 가져오지 않았습니다.',
+  'import.too_large': '가져오기 URL의 파일이 {limit}바이트보다 큽니다. 아무것도 가져오지 않았습니다.',
+  'import.unsupported_content':
+    '가져오기 URL의 파일이 지원되는 미디어 유형이 아닙니다: JPEG, PNG, WebP, GIF 이미지, MP4 또는 WebM 동영상, MP3 또는 WAV 오디오. 아무것도 가져오지 않았습니다.',
 };

@@ -130,4 +130,32 @@ export const ptBR: MessageCatalog = {
   'compat.not_video_model':
     'O modelo {model} não é um modelo de vídeo: /v1/videos cria apenas tarefas de modelos de vídeo.',
   'compat.video_not_ready': 'O vídeo {id} ainda não tem conteúdo (status {status}).',
+  'media.unsupported_type':
+    'O tipo de conteúdo {contentType} não é compatível. Envie uma imagem JPEG, PNG, WebP ou GIF, um vídeo MP4 ou WebM, ou áudio MP3 ou WAV.',
+  'media.too_large': 'O arquivo é grande demais: um arquivo {contentType} pode ter no máximo {limit} bytes.',
+  'media.empty': 'O arquivo está vazio. Nada foi mantido.',
+  'media.pending':
+    'O envio de {fileId} ainda não está completo. Envie todos os bytes para a URL de envio com os cabeçalhos indicados e confirme novamente.',
+  'media.size_mismatch':
+    'O arquivo armazenado tem {actual} bytes, mas o ticket de envio declarou {expected}. Nada foi mantido.',
+  'media.type_mismatch': 'O arquivo não é {declared}: seu conteúdo é {detected}. Nada foi mantido.',
+  'media.type_unknown':
+    'O arquivo não é {declared}: seu conteúdo não é um tipo de mídia compatível. Nada foi mantido.',
+  'media.damaged':
+    'O arquivo não pode ser lido como {contentType}: está danificado ou incompleto. Nada foi mantido.',
+  'media.trailing_data':
+    'O arquivo contém mais dados após o fim do seu conteúdo {contentType}, por exemplo outro arquivo anexado. Nada foi mantido.',
+  'media.no_duration': 'Não é possível medir a duração do arquivo {contentType}. Nada foi mantido.',
+  'media.too_long':
+    'A mídia dura {seconds} segundos; são aceitos no máximo {max} segundos. Nada foi mantido.',
+  'import.invalid_url':
+    'A URL de importação deve ser uma URL https na porta 443, sem nome de usuário ou senha, cujo host resolva apenas para endereços públicos.',
+  'import.redirect_refused':
+    'A URL de importação redirecionou para um destino não permitido (https na porta 443, apenas endereços públicos) ou redirecionou vezes demais. Nada foi importado.',
+  'import.http_status': 'A URL de importação respondeu HTTP {status}. Nada foi importado.',
+  'import.unreachable':
+    'Não foi possível baixar a URL de importação: a conexão falhou ou expirou. Nada foi importado.',
+  'import.too_large': 'O arquivo da URL de importação tem mais de {limit} bytes. Nada foi importado.',
+  'import.unsupported_content':
+    'O arquivo da URL de importação não é um tipo de mídia compatível: imagens JPEG, PNG, WebP ou GIF, vídeo MP4 ou WebM, áudio MP3 ou WAV. Nada foi importado.',
 };

@@ -111,4 +111,26 @@ export const zhHant: MessageCatalog = {
   'compat.not_chat_model': '模型 {model} 不是聊天模型：請透過 POST /api/v1/jobs/createTask 使用。',
   'compat.not_video_model': '模型 {model} 不是影片模型：/v1/videos 僅建立影片模型的任務。',
   'compat.video_not_ready': '影片 {id} 尚無內容（狀態 {status}）。',
+  'media.unsupported_type':
+    '不支援內容類型 {contentType}。請上傳 JPEG、PNG、WebP 或 GIF 圖片、MP4 或 WebM 影片，或 MP3 或 WAV 音訊。',
+  'media.too_large': '檔案過大：{contentType} 檔案最多 {limit} 位元組。',
+  'media.empty': '檔案是空的。未保留任何內容。',
+  'media.pending': '{fileId} 的上傳尚未完成。請以指定的標頭將所有位元組傳送至上傳 URL，然後再次提交。',
+  'media.size_mismatch': '已儲存的檔案有 {actual} 位元組，但上傳票證宣告的是 {expected}。未保留任何內容。',
+  'media.type_mismatch': '檔案不是 {declared}：其內容為 {detected}。未保留任何內容。',
+  'media.type_unknown': '檔案不是 {declared}：其內容不是支援的媒體類型。未保留任何內容。',
+  'media.damaged': '無法將檔案讀取為 {contentType}：檔案已損壞或不完整。未保留任何內容。',
+  'media.trailing_data':
+    '檔案在其 {contentType} 內容結束後還有其他資料，例如附加在後面的另一個檔案。未保留任何內容。',
+  'media.no_duration': '無法測量 {contentType} 檔案的長度。未保留任何內容。',
+  'media.too_long': '媒體長度為 {seconds} 秒；最多接受 {max} 秒。未保留任何內容。',
+  'import.invalid_url':
+    '匯入 URL 必須是連接埠 443 上的 https URL，不含使用者名稱或密碼，且主機只解析為公用位址。',
+  'import.redirect_refused':
+    '匯入 URL 重新導向至不允許的位置（僅限連接埠 443 上的 https 與公用位址），或重新導向次數過多。未匯入任何內容。',
+  'import.http_status': '匯入 URL 回應了 HTTP {status}。未匯入任何內容。',
+  'import.unreachable': '無法擷取匯入 URL：連線失敗或逾時。未匯入任何內容。',
+  'import.too_large': '匯入 URL 上的檔案超過 {limit} 位元組。未匯入任何內容。',
+  'import.unsupported_content':
+    '匯入 URL 上的檔案不是支援的媒體類型：JPEG、PNG、WebP 或 GIF 圖片，MP4 或 WebM 影片，MP3 或 WAV 音訊。未匯入任何內容。',
 };

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { fileTypeFromBuffer } from 'file-type';
+import { parseBuffer } from 'music-metadata';
+import sharp from 'sharp';
+import { checkContainer } from './containers/check-container';
+import type { MediaFacts, Refusal } from './media-file';
+import { MAX_MEDIA_SECONDS, kindOf, mediaTypeOf, type MediaType } from './media-types';
+
+export type Inspection =
+  { readonly ok: true; readonly facts: MediaFacts } | { readonly ok: false; readonly refusal: Refusal };
+
+/** Largest picture decoded, in pixels (a decompression bomb is refused as damaged). */
+export const MAX_IMAGE_PIXELS = 100_000_000;
+
+const refuse = (messageId: Refusal['messageId'], params: Refusal['params']): Inspection => ({
+  ok: false,
+  refusal: { messageId, params },
+});
+
+/** The supported type the bytes are, by their magic numbers (file-type); null for any other. */
+export async function detectMediaType(bytes: Buffer): Promise<MediaType | null> {
+  const detected = await fileTypeFromBuffer(bytes);
+  return detected ? mediaTypeOf(detected.mime) : null;
+}
+
+/**
+ * Decodes every pixel row (to a small picture, which keeps memory and time low: a PNG is inflated whole, a
+ * JPEG's every entropy-coded block is read); the size, or null when it fails. Decoder warnings count as
+ * failures: a JPEG cut short whose end marker was put back decodes with a warning only.
+ */
+async function decodeImage(bytes: Buffer): Promise<{ width: number; height: number } | null> {
+  try {
+    const image = sharp(bytes, {
+      failOn: 'warning',
+      limitInputPixels: MAX_IMAGE_PIXELS,
+      animated: true,
+      sequentialRead: true,
+    });
+    const metadata = await image.metadata();
+    await image.resize(256, 256, { fit: 'inside' }).raw().toBuffer();
+    const height = metadata.pageHeight ?? metadata.height;
+    return metadata.width && height ? { width: metadata.width, height } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** An audio file's duration as music-metadata measures it (MP3: every frame counted); undefined when it cannot. */
+async function audioDuration(bytes: Buffer, type: MediaType): Promise<number | undefined> {
+  try {
+    const parsed = await parseBuffer(
+      bytes,
+      { mimeType: type, size: bytes.length },
+      { duration: true, skipCovers: true },
+    );
+    return parsed.format.duration;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Verifies that `bytes` are one well-formed file of the `declared` type, from the bytes alone: not empty; the
+ * type of the magic numbers is the declared one; the container spans exactly the bytes (no cut part, nothing
+ * appended: a polyglot is refused); an image decodes; audio and video have a measurable duration of at most
+ * 600 seconds. Gives the facts (SHA-256, size, duration) or the refusal to show the client.
+ */
+export async function inspectMedia(bytes: Buffer, declared: MediaType): Promise<Inspection> {
+  if (bytes.length === 0) return refuse('media.empty', {});
+  const detected = await detectMediaType(bytes);
+  if (!detected) return refuse('media.type_unknown', { declared });
+  if (detected !== declared) return refuse('media.type_mismatch', { declared, detected });
+  const container = checkContainer(declared, bytes);
+  if (!container.ok) {
+    return refuse(container.problem === 'trailing_data' ? 'media.trailing_data' : 'media.damaged', {
+      contentType: declared,
+    });
+  }
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const kind = kindOf(declared);
+  if (kind === 'image') {
+    const size = await decodeImage(bytes);
+    return size
+      ? { ok: true, facts: { sha256, ...size } }
+      : refuse('media.damaged', { contentType: declared });
+  }
+  const duration = kind === 'audio' ? await audioDuration(bytes, declared) : container.durationSeconds;
+  if (duration === undefined || !Number.isFinite(duration) || duration <= 0) {
+    return refuse('media.no_duration', { contentType: declared });
+  }
+  const seconds = Math.round(duration * 1000) / 1000;
+  if (seconds > MAX_MEDIA_SECONDS) return refuse('media.too_long', { seconds, max: MAX_MEDIA_SECONDS });
+  const picture =
+    container.width && container.height ? { width: container.width, height: container.height } : {};
+  return { ok: true, facts: { sha256, durationSeconds: seconds, ...picture } };
+}

@@ -1,0 +1,61 @@
+import { envelopeResponse, errorResponses, type OpenApiFragment } from '@gen/edge';
+import type { TSchema } from '@sinclair/typebox';
+import { FileId, FileRecord, ImportBody, UploadTicketResult, UploadUrlBody } from './file.dto';
+
+const json = (schema: TSchema) => ({ required: true, content: { 'application/json': { schema } } });
+
+const REFUSALS =
+  'Verification uses the stored bytes only: the byte count must equal the ticket’s; the type of the magic numbers must equal the declared type; the file must be exactly one well-formed container of that type (a cut file is "damaged", bytes after its end — a second file appended, a polyglot — are "trailing data"); an image must decode; audio and video must have a measurable duration of at most 600 seconds. A refused file keeps nothing: its temporary object is deleted and the refusal is final (the same 400 again on a later commit). Each refusal is a 400 whose `msg` names the reason in the caller’s language.';
+
+/** The media routes: upload tickets, commits and imports. */
+export const mediaOpenApi: OpenApiFragment = {
+  paths: {
+    '/api/v1/common/upload-url': {
+      post: {
+        tags: ['media'],
+        summary: 'Create a presigned upload ticket: a file id and the URL to PUT its bytes to.',
+        description:
+          'Field names are our choice (the specification does not show them). The object key is the service’s, under a temporary prefix. Send exactly `bytes` bytes to `uploadUrl` with method PUT and every header in `headers` before `expiresAt` (15 minutes): the storage refuses another size or content type, and an expired URL. Then commit within an hour after `expiresAt`; after that the upload is removed. Supported: image/jpeg, image/png, image/webp, image/gif up to 10 MiB; video/mp4, video/webm, audio/mpeg, audio/wav up to 100 MiB and 600 seconds. Another type: 400; larger: 413; 0 bytes: 400.',
+        requestBody: json(UploadUrlBody),
+        responses: {
+          ...envelopeResponse('The upload ticket.', UploadTicketResult),
+          ...errorResponses([400, 401, 403, 413, 429, 500]),
+        },
+      },
+    },
+    '/api/v1/files/{fileId}/commit': {
+      parameters: [
+        {
+          name: 'fileId',
+          in: 'path',
+          required: true,
+          schema: FileId,
+          description: 'From upload-url (`fil_...`). Another account’s file is 404, like an unknown one.',
+          example: 'fil_01JD8ZK3W4C6T2M7Q9R5X1Y0AB',
+        },
+      ],
+      post: {
+        tags: ['media'],
+        summary:
+          'Commit a completed direct upload: verify it and make it a ready file with a service:// URI.',
+        description: `No body. Before the bytes are all there: 409 (business code 409, media pending): upload, then retry the commit. Repeating a successful commit returns the same record (idempotent); two concurrent commits verify once and both answer the same record. ${REFUSALS} The verified bytes are written to an immutable private key; the temporary object is deleted. 404 also when the commit window (one hour after the ticket’s expiry) has passed.`,
+        responses: {
+          ...envelopeResponse('The ready file.', FileRecord),
+          ...errorResponses([400, 401, 403, 404, 409, 429, 500]),
+        },
+      },
+    },
+    '/api/v1/files/import': {
+      post: {
+        tags: ['media'],
+        summary: 'Import a file from a link: fetch it, then verify and commit it like a direct upload.',
+        description: `Payload fields are our choice (the specification does not show them). The URL must be https on port 443 without credentials and resolve to public addresses only, checked when accepted and again at connection time (one guard with callbacks; FETCH_ALLOW_PRIVATE_CIDRS is the operator exception). Redirects are followed at most 5 times, each target checked the same way; a redirect to a private address, to http or to another port is 400. \`accessToken\` is sent once, to the first URL only, as \`Authorization: Bearer\`, and never stored or logged. Any answer but 200 is 400 (\`msg\` gives the status); a connection failure or 30 seconds without data is 400. The body is read with the limit enforced while it arrives: more than 100 MiB is 413, and after detection the per-type limit applies (images 10 MiB: 413). The type is the source’s Content-Type when it is a supported type, otherwise the one detected from the bytes; the accepted types are those of uploads (weight file formats are not accepted yet). ${REFUSALS} \`fileName\` defaults to the last segment of the URL's path.`,
+        requestBody: json(ImportBody),
+        responses: {
+          ...envelopeResponse('The ready file.', FileRecord),
+          ...errorResponses([400, 401, 403, 413, 429, 500]),
+        },
+      },
+    },
+  },
+};

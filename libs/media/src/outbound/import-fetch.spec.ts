@@ -1,0 +1,71 @@
+import { createServer, type Server } from 'node:https';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSecureContext } from 'node:tls';
+import { DomainError } from '@gen/core';
+import { parseAllowPrivateCidrs, type HostResolver } from '@gen/ssrf';
+import { selfSignedCertificate } from '@gen/testing';
+import { fetchImport, type ImportFetchOptions } from './import-fetch';
+
+/** A source on port 443 of its own loopback address (see import.http.spec.ts). */
+const ADDRESS = '127.0.1.43';
+
+describe('fetchImport: the SSRF guard at resolve time and again at connect time', () => {
+  let dir: string;
+  let server: Server;
+  let hits = 0;
+  let options: Omit<ImportFetchOptions, 'resolver'>;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'gts-fetch-'));
+    const cert = selfSignedCertificate(dir, 'source.test', ['DNS:source.test', `IP:${ADDRESS}`]);
+    server = createServer({ key: cert.key, cert: cert.cert }, (_request, response) => {
+      hits += 1;
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('hello');
+    });
+    await new Promise<void>((resolve) => server.listen(443, ADDRESS, resolve));
+    options = {
+      allowPrivateCidrs: parseAllowPrivateCidrs(`${ADDRESS}/32`),
+      secureContext: createSecureContext({ ca: cert.cert }),
+      maxBytes: 1024,
+      idleTimeoutMs: 5000,
+      maxRedirects: 5,
+    };
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('connects to a host name whose every address is allowed', async () => {
+    const resolver: HostResolver = async () => [{ address: ADDRESS, family: 4 }];
+    const fetched = await fetchImport('https://source.test/a.txt', { ...options, resolver });
+    expect(fetched.bytes.toString()).toBe('hello');
+    expect(fetched.contentType).toBe('text/plain');
+  });
+
+  it('refuses a name that resolves to a private address, and one that changes to it before connecting', async () => {
+    const before = hits;
+    const privateOnly: HostResolver = async () => [{ address: '10.0.0.7', family: 4 }];
+    await expect(
+      fetchImport('https://source.test/a.txt', { ...options, resolver: privateOnly }),
+    ).rejects.toMatchObject({
+      messageId: 'import.invalid_url',
+    });
+    // DNS rebinding: the acceptance check sees the allowed address, the connection the private one.
+    let lookups = 0;
+    const rebinding: HostResolver = async () => {
+      lookups += 1;
+      return [{ address: lookups === 1 ? ADDRESS : '10.0.0.7', family: 4 }];
+    };
+    const error = await fetchImport('https://source.test/a.txt', { ...options, resolver: rebinding }).catch(
+      (e) => e,
+    );
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ messageId: 'import.invalid_url' });
+    expect(lookups).toBe(2);
+    expect(hits).toBe(before);
+  });
+});
