@@ -340,6 +340,7 @@ describe('the OpenAPI document agrees with what the service does', () => {
     expect(
       (await checked('GET', '/v1/videos/job_01J0000000000000000000000Z/content', { headers: bearer })).status,
     ).toBe(404);
+  });
 
   it('describes the media routes as they answer', async () => {
     const auth = { authorization: `Bearer ${app.boot.apiKey}` };
