@@ -1,0 +1,2 @@
+export { AssetsModule, type AssetsModuleOptions } from './assets/assets.module';
+export { assetsOpenApi } from './assets/http/assets.openapi';
