@@ -171,6 +171,13 @@ describe.each(DATABASE_KINDS)('asset library routes on %s', (kind) => {
     expect(data(again)['createdAt']).toBe(data(first)['createdAt']);
     expect(await usage(key)).toMatchObject({ usedBytes: 7, assetCount: 1 });
 
+    // A replay answers from the key before the file is looked at: also once the file is gone.
+    files.remove(file.fileId);
+    expect(data(await save(key, { uri: file.uri, name: 'a' }, 'save-1'))['assetId']).toBe(
+      data(first)['assetId'],
+    );
+    expect((await save(key, { uri: file.uri, name: 'a' }, 'save-2')).status).toBe(400);
+
     // The replay shows the asset as it is now.
     const assetId = data(first)['assetId'] as string;
     await call('PATCH', `/api/v1/assets/${assetId}`, { key, body: { favorite: true } });

@@ -33,6 +33,11 @@ export class MemoryFilesPort implements FilesPort {
     return file;
   }
 
+  /** Forgets a file, as retention would remove it. */
+  remove(fileId: string): void {
+    this.files.delete(fileId);
+  }
+
   async findReady(accountId: string, uriOrId: string): Promise<ReadyFile | null> {
     const fileId = fileIdOfUri(uriOrId) ?? uriOrId;
     const file = this.files.get(fileId);
