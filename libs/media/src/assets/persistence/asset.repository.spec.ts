@@ -210,6 +210,7 @@ describe.each(DATABASE_KINDS)('asset library persistence on %s', (kind) => {
       const ids = async (filters: AssetListFilters) =>
         (await assets.list(accountId, { filters, limit: 100 })).map((r) => r.name).sort();
       expect(await ids({ sort: 'name', q: 'APPLE' })).toEqual(['Apple', 'apple', 'apple pie']);
+      expect(await ids({ sort: 'name', q: 'ÉCL' })).toEqual(['éclair']);
       expect(await ids({ sort: 'name', q: '%' })).toEqual([]);
       expect(await ids({ sort: 'name', q: '_' })).toEqual([]);
       expect(await ids({ sort: 'name', q: '🦊' })).toEqual(['🦊 fox']);
