@@ -11,7 +11,7 @@ import {
   copyFileSync,
   existsSync,
 } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const out = join(root, 'dist');
@@ -37,9 +37,11 @@ const sourceRoots = [
 const sources = sourceRoots
   .flatMap((dir) => walk(dir))
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.spec.ts') && !f.endsWith('.d.ts'));
-const assets = readdirSync(join(root, 'libs')).flatMap((l) =>
-  walk(join(root, 'libs', l, 'prisma', 'migrations')),
-);
+// Every migrations folder of a library's prisma/ (a library may own more than one schema, each with its own).
+const assets = readdirSync(join(root, 'libs')).flatMap((l) => {
+  const prisma = join(root, 'libs', l, 'prisma');
+  return walk(prisma).filter((f) => relative(prisma, f).split(sep).includes('migrations'));
+});
 
 function stale(src, dest) {
   return !existsSync(dest) || statSync(dest).mtimeMs < statSync(src).mtimeMs;

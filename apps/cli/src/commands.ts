@@ -19,6 +19,8 @@ const pick = (
   for (const [flag, field] of Object.entries(map)) if (flags[flag] !== undefined) out[field] = flags[flag];
   return out;
 };
+/** A whole number flag as a JSON number; anything else is sent as given, for the server to refuse by name. */
+const integer = (value: string) => (/^\d{1,16}$/.test(value) ? Number(value) : value);
 
 /** The commands of CONTRACT.md ("Administration"), plus a few read and cap commands. */
 export const COMMANDS: readonly Command[] = [
@@ -128,6 +130,57 @@ export const COMMANDS: readonly Command[] = [
       method: 'PUT',
       path: `/admin/v1/groups/${seg(f['name']!)}`,
       body: { multiplier: f['multiplier'] },
+    }),
+  },
+  {
+    words: ['assets', 'limits'],
+    required: ['account'],
+    optional: [],
+    request: (f) => ({ method: 'GET', path: `/admin/v1/accounts/${seg(f['account']!)}/asset-limits` }),
+  },
+  {
+    words: ['assets', 'set-limits'],
+    required: ['account', 'plan'],
+    optional: ['bytes', 'count'],
+    request: (f) => ({
+      method: 'PUT',
+      path: `/admin/v1/accounts/${seg(f['account']!)}/asset-limits`,
+      body: {
+        plan: f['plan'],
+        ...(f['bytes'] !== undefined ? { bytes: integer(f['bytes']) } : {}),
+        ...(f['count'] !== undefined ? { count: integer(f['count']) } : {}),
+      },
+    }),
+  },
+  {
+    words: ['entities', 'create'],
+    required: ['account', 'name', 'images'],
+    optional: [],
+    request: (f) => ({
+      method: 'POST',
+      path: `/admin/v1/accounts/${seg(f['account']!)}/asset-entities`,
+      body: { name: f['name'], images: f['images']!.split(',').map((uri) => uri.trim()) },
+    }),
+  },
+  {
+    words: ['entities', 'list'],
+    required: ['account'],
+    optional: ['limit', 'cursor'],
+    request: (f) => {
+      const query = new URLSearchParams(
+        pick(f, { limit: 'limit', cursor: 'cursor' }) as Record<string, string>,
+      );
+      const search = query.size ? `?${query.toString()}` : '';
+      return { method: 'GET', path: `/admin/v1/accounts/${seg(f['account']!)}/asset-entities${search}` };
+    },
+  },
+  {
+    words: ['entities', 'delete'],
+    required: ['account', 'entity'],
+    optional: [],
+    request: (f) => ({
+      method: 'DELETE',
+      path: `/admin/v1/accounts/${seg(f['account']!)}/asset-entities/${seg(f['entity']!)}`,
     }),
   },
 ];

@@ -7,7 +7,7 @@ import { PlatformModule, ProvidersModule, composeDomains, quoteSigningKey } from
 import { ChatExecutionModule, RunnerModule } from '@gen/runner';
 import { TasksModule, tasksOpenApi } from '@gen/tasks';
 import { CompatModule, compatOpenApi } from '@gen/protocols';
-import { MediaModule, mediaOpenApi } from '@gen/media';
+import { AssetsModule, MediaModule, assetsOpenApi, mediaOpenApi } from '@gen/media';
 import { WebhooksModule, endpointsOpenApi, webhooksOpenApi } from '@gen/webhooks';
 
 /** Every service's module in one process (embedded mode). */
@@ -29,6 +29,7 @@ export class EmbeddedModule {
             endpointsOpenApi,
             compatOpenApi,
             mediaOpenApi,
+            assetsOpenApi,
           ],
         }),
         composeDomains(
@@ -36,6 +37,8 @@ export class EmbeddedModule {
           BillingModule.forRoot({ http: true }),
           MediaModule.forRoot({ http: true, workers: true }),
         ),
+        // The asset library reads files through FILES_PORT (MediaModule, composed above).
+        AssetsModule.forRoot({ http: true }),
         CatalogModule.forRoot({ file: config.CATALOG_FILE }),
         TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: true, http: true, compat: true }),
         ProvidersModule,

@@ -358,9 +358,37 @@ describe('the OpenAPI document agrees with what the service does', () => {
     });
     await checked('POST', `/api/v1/files/${fileId}/commit`, { headers: auth });
     await fetch(uploadUrl, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: png });
-    expect((await checked('POST', `/api/v1/files/${fileId}/commit`, { headers: auth })).status).toBe(200);
+    const committed = await checked('POST', `/api/v1/files/${fileId}/commit`, { headers: auth });
+    expect(committed.status).toBe(200);
     await checked('POST', '/api/v1/files/fil_01J0000000000000000000000Z/commit', { headers: auth });
     await checked('POST', '/api/v1/files/import', { headers: auth, body: { url: 'http://127.0.0.1/a.png' } });
+
+    // The asset library and the characters, over the file just committed.
+    const { uri } = committed.json['data'] as { uri: string };
+    const admin = { authorization: `Bearer ${app.boot.adminToken}` };
+    const saved = await checked('POST', '/api/v1/assets', {
+      headers: { ...auth, 'idempotency-key': 'doc-1' },
+      body: { uri, name: 'doc' },
+    });
+    expect(saved.status).toBe(200);
+    const { assetId } = saved.json['data'] as { assetId: string };
+    await checked('POST', '/api/v1/assets', { headers: auth, body: { uri } }); // no Idempotency-Key: 400
+    await checked('GET', '/api/v1/assets?sort=name&limit=1', { headers: auth });
+    await checked('GET', '/api/v1/assets/usage', { headers: auth });
+    await checked('GET', `/api/v1/assets/${assetId}`, { headers: auth });
+    await checked('PATCH', `/api/v1/assets/${assetId}`, { headers: auth, body: { favorite: true } });
+    const limits = `/admin/v1/accounts/${app.boot.accountId}/asset-limits`;
+    const entities = `/admin/v1/accounts/${app.boot.accountId}/asset-entities`;
+    await checked('GET', limits, { headers: admin });
+    await checked('PUT', limits, { headers: admin, body: { plan: 'free' } });
+    const entity = await checked('POST', entities, { headers: admin, body: { name: 'doc', images: [uri] } });
+    const { entityId } = entity.json['data'] as { entityId: string };
+    await checked('GET', entities, { headers: admin });
+    await checked('GET', '/api/v1/assets/entities', { headers: auth });
+    await checked('GET', `/api/v1/assets/entities/${entityId}`, { headers: auth });
+    await checked('DELETE', `${entities}/${entityId}`, { headers: admin });
+    expect((await checked('DELETE', `/api/v1/assets/${assetId}`, { headers: auth })).status).toBe(200);
+    expect((await checked('GET', `/api/v1/assets/${assetId}`, { headers: auth })).status).toBe(404);
   });
 
   it('has no operation the service does not answer', () => {

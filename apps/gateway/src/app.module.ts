@@ -7,7 +7,7 @@ import { PlatformModule, ProvidersModule, composeDomains, quoteSigningKey } from
 import { ChatExecutionModule } from '@gen/runner';
 import { TasksModule, tasksOpenApi } from '@gen/tasks';
 import { CompatModule, compatOpenApi } from '@gen/protocols';
-import { MediaModule, mediaOpenApi } from '@gen/media';
+import { AssetsModule, MediaModule, assetsOpenApi, mediaOpenApi } from '@gen/media';
 import { WebhooksModule, endpointsOpenApi, webhooksOpenApi } from '@gen/webhooks';
 
 /**
@@ -34,6 +34,7 @@ export class GatewayAppModule {
             endpointsOpenApi,
             compatOpenApi,
             mediaOpenApi,
+            assetsOpenApi,
           ],
           appName: 'gateway',
         }),
@@ -42,6 +43,8 @@ export class GatewayAppModule {
           BillingModule.forRoot({ http: true, workers: false }),
           MediaModule.forRoot({ http: true, workers: false }),
         ),
+        // The asset library reads files through FILES_PORT (MediaModule, composed above).
+        AssetsModule.forRoot({ http: true }),
         CatalogModule.forRoot({ file: config.CATALOG_FILE }),
         // Text streams run here, where their client is (CHAT_EXECUTION through the provider port).
         ProvidersModule,

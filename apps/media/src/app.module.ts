@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { AppConfig, Logger } from '@gen/core';
-import { MediaModule } from '@gen/media';
+import { AssetsModule, MediaModule } from '@gen/media';
 import { PlatformModule } from '@gen/platform';
 
 /**
@@ -16,6 +16,8 @@ export class MediaAppModule {
       imports: [
         PlatformModule.forRoot({ config, logger, openApi: [], appName: 'media' }),
         MediaModule.forRoot({ http: false, workers: true }),
+        // Migrates the assets schema; its routes are the gateway's.
+        AssetsModule.forRoot({ http: false }),
       ],
     };
   }

@@ -102,6 +102,18 @@ export const de: MessageCatalog = {
   'query.timeout':
     'Die Abfrage hat ihr Zeitbudget überschritten. Versuchen Sie einen kürzeren Datumsbereich.',
   'webhook.endpoint_limit': 'Ein Konto kann höchstens {limit} Webhook-Endpunkte haben.',
+  'idempotency.required':
+    'Diese Anfrage braucht einen Idempotency-Key-Header: 1 bis 255 sichtbare ASCII-Zeichen, für jede neue Anfrage ein neuer.',
+  'asset.not_found': 'Asset nicht gefunden.',
+  'asset.file_not_ready':
+    'Das Feld {field} muss die service://files/...-URI einer bestätigten Datei dieses Kontos sein, wie sie die Bestätigung eines Uploads zurückgegeben hat.',
+  'asset.quota_count':
+    'Die Asset-Bibliothek ist voll: Ihr Tarif erlaubt {limit} Assets. Löschen Sie Assets oder fragen Sie nach einem größeren Tarif.',
+  'asset.quota_bytes':
+    'Das Speichern dieser Datei ({bytes} Byte) würde das Limit der Asset-Bibliothek von {limit} Byte überschreiten ({used} Byte belegt). Löschen Sie Assets oder fragen Sie nach einem größeren Tarif.',
+  'asset.replay_deleted':
+    'Dieser Idempotency-Key hat das Asset {assetId} gespeichert, das inzwischen gelöscht wurde. Verwenden Sie einen neuen Schlüssel, um die Datei erneut zu speichern.',
+  'entity.not_found': 'Figur nicht gefunden.',
   'compat.unsupported_parameter': 'Der Parameter {param} wird nicht unterstützt.',
   'compat.model_unsupported_parameter': 'Das Modell {model} unterstützt den Parameter {param} nicht.',
   'compat.model_unsupported_value':

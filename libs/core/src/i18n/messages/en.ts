@@ -90,6 +90,18 @@ export const en = {
   'query.invalid_range': 'The date from must be earlier than the date to.',
   'query.timeout': 'The query took longer than its time budget. Try a shorter date range.',
   'webhook.endpoint_limit': 'An account can hold at most {limit} webhook endpoints.',
+  'idempotency.required':
+    'This request needs an Idempotency-Key header: 1 to 255 visible ASCII characters, new for each new request.',
+  'asset.not_found': 'Asset not found.',
+  'asset.file_not_ready':
+    'The field {field} must be the service://files/... URI of a committed file of this account, as the commit of an upload returned it.',
+  'asset.quota_count':
+    'The asset library is full: its plan allows {limit} assets. Delete assets or ask for a larger plan.',
+  'asset.quota_bytes':
+    'Saving this file ({bytes} bytes) would exceed the asset library limit of {limit} bytes ({used} bytes used). Delete assets or ask for a larger plan.',
+  'asset.replay_deleted':
+    'This Idempotency-Key saved asset {assetId}, which has since been deleted. Use a new key to save the file again.',
+  'entity.not_found': 'Character not found.',
   'compat.unsupported_parameter': 'The parameter {param} is not supported.',
   'compat.model_unsupported_parameter': 'The model {model} does not support the parameter {param}.',
   'compat.model_unsupported_value':

@@ -94,6 +94,18 @@ export const es: MessageCatalog = {
   'query.invalid_range': 'La fecha from debe ser anterior a la fecha to.',
   'query.timeout': 'La consulta superó su presupuesto de tiempo. Pruebe un rango de fechas más corto.',
   'webhook.endpoint_limit': 'Una cuenta puede tener como máximo {limit} endpoints de webhook.',
+  'idempotency.required':
+    'Esta solicitud necesita un encabezado Idempotency-Key: de 1 a 255 caracteres ASCII visibles, uno nuevo para cada solicitud nueva.',
+  'asset.not_found': 'Recurso no encontrado.',
+  'asset.file_not_ready':
+    'El campo {field} debe ser la URI service://files/... de un archivo confirmado de esta cuenta, tal como la devolvió la confirmación de una subida.',
+  'asset.quota_count':
+    'La biblioteca de recursos está llena: su plan permite {limit} recursos. Elimine recursos o solicite un plan mayor.',
+  'asset.quota_bytes':
+    'Guardar este archivo ({bytes} bytes) superaría el límite de la biblioteca de recursos de {limit} bytes ({used} bytes usados). Elimine recursos o solicite un plan mayor.',
+  'asset.replay_deleted':
+    'Esta Idempotency-Key guardó el recurso {assetId}, que ya fue eliminado. Use una clave nueva para guardar el archivo otra vez.',
+  'entity.not_found': 'Personaje no encontrado.',
   'compat.unsupported_parameter': 'El parámetro {param} no es compatible.',
   'compat.model_unsupported_parameter': 'El modelo {model} no admite el parámetro {param}.',
   'compat.model_unsupported_value': 'El modelo {model} no admite el valor {value} del parámetro {param}.',

@@ -97,6 +97,18 @@ export const fr: MessageCatalog = {
   'query.invalid_range': 'La date from doit précéder la date to.',
   'query.timeout': 'La requête a dépassé son budget de temps. Essayez une plage de dates plus courte.',
   'webhook.endpoint_limit': 'Un compte peut avoir au plus {limit} points de terminaison webhook.',
+  'idempotency.required':
+    'Cette requête exige un en-tête Idempotency-Key : 1 à 255 caractères ASCII visibles, un nouveau pour chaque nouvelle requête.',
+  'asset.not_found': 'Ressource introuvable.',
+  'asset.file_not_ready':
+    "Le champ {field} doit être l'URI service://files/... d'un fichier validé de ce compte, telle que la validation d'un téléversement l'a renvoyée.",
+  'asset.quota_count':
+    'La bibliothèque de ressources est pleine : son forfait autorise {limit} ressources. Supprimez des ressources ou demandez un forfait plus grand.',
+  'asset.quota_bytes':
+    "L'enregistrement de ce fichier ({bytes} octets) dépasserait la limite de la bibliothèque de ressources de {limit} octets ({used} octets utilisés). Supprimez des ressources ou demandez un forfait plus grand.",
+  'asset.replay_deleted':
+    'Cette Idempotency-Key a enregistré la ressource {assetId}, qui a depuis été supprimée. Utilisez une nouvelle clé pour enregistrer à nouveau le fichier.',
+  'entity.not_found': 'Personnage introuvable.',
   'compat.unsupported_parameter': "Le paramètre {param} n'est pas pris en charge.",
   'compat.model_unsupported_parameter': 'Le modèle {model} ne prend pas en charge le paramètre {param}.',
   'compat.model_unsupported_value':

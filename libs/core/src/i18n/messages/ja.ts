@@ -96,6 +96,18 @@ export const ja: MessageCatalog = {
   'query.invalid_range': 'from の日付は to の日付より前である必要があります。',
   'query.timeout': 'クエリが制限時間を超えました。より短い日付範囲をお試しください。',
   'webhook.endpoint_limit': '1 つのアカウントに登録できる Webhook エンドポイントは最大 {limit} 個です。',
+  'idempotency.required':
+    'このリクエストには Idempotency-Key ヘッダーが必要です。表示可能な ASCII 文字 1〜255 文字で、新しいリクエストごとに新しい値にしてください。',
+  'asset.not_found': 'アセットが見つかりません。',
+  'asset.file_not_ready':
+    'フィールド {field} には、このアカウントのコミット済みファイルの service://files/... URI (アップロードのコミットが返したもの) を指定してください。',
+  'asset.quota_count':
+    'アセットライブラリが上限に達しています。プランで保存できるアセットは {limit} 個です。アセットを削除するか、より大きなプランをご依頼ください。',
+  'asset.quota_bytes':
+    'このファイル ({bytes} バイト) を保存すると、アセットライブラリの上限 {limit} バイトを超えます (使用中 {used} バイト)。アセットを削除するか、より大きなプランをご依頼ください。',
+  'asset.replay_deleted':
+    'この Idempotency-Key で保存されたアセット {assetId} は、その後削除されました。ファイルを再度保存するには新しいキーを使用してください。',
+  'entity.not_found': 'キャラクターが見つかりません。',
   'compat.unsupported_parameter': 'パラメーター {param} はサポートされていません。',
   'compat.model_unsupported_parameter': 'モデル {model} はパラメーター {param} をサポートしていません。',
   'compat.model_unsupported_value':

@@ -94,6 +94,18 @@ export const ko: MessageCatalog = {
   'query.invalid_range': 'from 날짜는 to 날짜보다 앞서야 합니다.',
   'query.timeout': '쿼리가 시간 예산을 초과했습니다. 더 짧은 날짜 범위를 사용해 보세요.',
   'webhook.endpoint_limit': '계정당 웹훅 엔드포인트는 최대 {limit}개까지 등록할 수 있습니다.',
+  'idempotency.required':
+    '이 요청에는 Idempotency-Key 헤더가 필요합니다. 표시 가능한 ASCII 문자 1~255자이며, 새 요청마다 새 값을 사용하세요.',
+  'asset.not_found': '에셋을 찾을 수 없습니다.',
+  'asset.file_not_ready':
+    '{field} 필드는 이 계정에서 커밋된 파일의 service://files/... URI(업로드 커밋이 반환한 값)여야 합니다.',
+  'asset.quota_count':
+    '에셋 라이브러리가 가득 찼습니다. 요금제에서 허용하는 에셋은 {limit}개입니다. 에셋을 삭제하거나 더 큰 요금제를 요청하세요.',
+  'asset.quota_bytes':
+    '이 파일({bytes}바이트)을 저장하면 에셋 라이브러리 한도 {limit}바이트를 초과합니다(사용 중 {used}바이트). 에셋을 삭제하거나 더 큰 요금제를 요청하세요.',
+  'asset.replay_deleted':
+    '이 Idempotency-Key로 저장된 에셋 {assetId}은(는) 이후 삭제되었습니다. 파일을 다시 저장하려면 새 키를 사용하세요.',
+  'entity.not_found': '캐릭터를 찾을 수 없습니다.',
   'compat.unsupported_parameter': '{param} 매개변수는 지원되지 않습니다.',
   'compat.model_unsupported_parameter': '{model} 모델은 {param} 매개변수를 지원하지 않습니다.',
   'compat.model_unsupported_value': '{model} 모델은 {param} 매개변수의 값 {value}을(를) 지원하지 않습니다.',

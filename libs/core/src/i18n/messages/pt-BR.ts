@@ -93,6 +93,18 @@ export const ptBR: MessageCatalog = {
   'query.invalid_range': 'A data from deve ser anterior à data to.',
   'query.timeout': 'A consulta excedeu seu orçamento de tempo. Tente um intervalo de datas menor.',
   'webhook.endpoint_limit': 'Uma conta pode ter no máximo {limit} endpoints de webhook.',
+  'idempotency.required':
+    'Esta solicitação precisa de um cabeçalho Idempotency-Key: de 1 a 255 caracteres ASCII visíveis, um novo para cada nova solicitação.',
+  'asset.not_found': 'Recurso não encontrado.',
+  'asset.file_not_ready':
+    'O campo {field} deve ser a URI service://files/... de um arquivo confirmado desta conta, como a confirmação de um upload a retornou.',
+  'asset.quota_count':
+    'A biblioteca de recursos está cheia: o plano permite {limit} recursos. Exclua recursos ou peça um plano maior.',
+  'asset.quota_bytes':
+    'Salvar este arquivo ({bytes} bytes) excederia o limite da biblioteca de recursos de {limit} bytes ({used} bytes usados). Exclua recursos ou peça um plano maior.',
+  'asset.replay_deleted':
+    'Esta Idempotency-Key salvou o recurso {assetId}, que já foi excluído. Use uma nova chave para salvar o arquivo novamente.',
+  'entity.not_found': 'Personagem não encontrado.',
   'compat.unsupported_parameter': 'O parâmetro {param} não é suportado.',
   'compat.model_unsupported_parameter': 'O modelo {model} não suporta o parâmetro {param}.',
   'compat.model_unsupported_value': 'O modelo {model} não suporta o valor {value} do parâmetro {param}.',

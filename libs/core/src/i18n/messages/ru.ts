@@ -93,6 +93,18 @@ export const ru: MessageCatalog = {
   'query.invalid_range': 'Дата from должна быть раньше даты to.',
   'query.timeout': 'Запрос превысил отведённое время. Попробуйте более короткий диапазон дат.',
   'webhook.endpoint_limit': 'У аккаунта может быть не более {limit} конечных точек вебхуков.',
+  'idempotency.required':
+    'Этому запросу нужен заголовок Idempotency-Key: от 1 до 255 видимых символов ASCII, новый для каждого нового запроса.',
+  'asset.not_found': 'Ресурс не найден.',
+  'asset.file_not_ready':
+    'Поле {field} должно содержать URI service://files/... подтверждённого файла этого аккаунта, как его вернуло подтверждение загрузки.',
+  'asset.quota_count':
+    'Библиотека ресурсов заполнена: тариф допускает {limit} ресурсов. Удалите ресурсы или запросите тариф побольше.',
+  'asset.quota_bytes':
+    'Сохранение этого файла ({bytes} байт) превысит лимит библиотеки ресурсов в {limit} байт (занято {used} байт). Удалите ресурсы или запросите тариф побольше.',
+  'asset.replay_deleted':
+    'Этот Idempotency-Key сохранил ресурс {assetId}, который с тех пор удалён. Чтобы снова сохранить файл, используйте новый ключ.',
+  'entity.not_found': 'Персонаж не найден.',
   'compat.unsupported_parameter': 'Параметр {param} не поддерживается.',
   'compat.model_unsupported_parameter': 'Модель {model} не поддерживает параметр {param}.',
   'compat.model_unsupported_value': 'Модель {model} не поддерживает значение {value} параметра {param}.',

@@ -78,6 +78,17 @@ export const zhHant: MessageCatalog = {
   'query.invalid_range': '開始日期 from 必須早於結束日期 to。',
   'query.timeout': '查詢超過了時間預算。請嘗試較短的日期範圍。',
   'webhook.endpoint_limit': '一個帳戶最多只能有 {limit} 個 Webhook 端點。',
+  'idempotency.required':
+    '此請求需要 Idempotency-Key 標頭：1 到 255 個可見 ASCII 字元，每個新請求使用新的值。',
+  'asset.not_found': '找不到素材。',
+  'asset.file_not_ready':
+    '欄位 {field} 必須是此帳戶已提交檔案的 service://files/... URI，即上傳提交時傳回的值。',
+  'asset.quota_count': '素材庫已滿：方案允許 {limit} 個素材。請刪除素材或申請更大的方案。',
+  'asset.quota_bytes':
+    '儲存此檔案（{bytes} 位元組）將超過素材庫 {limit} 位元組的上限（已使用 {used} 位元組）。請刪除素材或申請更大的方案。',
+  'asset.replay_deleted':
+    '此 Idempotency-Key 儲存的素材 {assetId} 已被刪除。若要再次儲存檔案，請使用新的金鑰。',
+  'entity.not_found': '找不到角色。',
   'compat.unsupported_parameter': '不支援參數 {param}。',
   'compat.model_unsupported_parameter': '模型 {model} 不支援參數 {param}。',
   'compat.model_unsupported_value': '模型 {model} 不支援參數 {param} 的值 {value}。',
