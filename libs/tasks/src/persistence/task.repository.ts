@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EventEnvelope } from '@gen/contracts';
-import { DATABASE, type Database } from '@gen/persistence';
+import { DATABASE, GroupCommit, type Database } from '@gen/persistence';
 import type { TaskState } from '../domain/task-state';
 import { TASK_COLUMNS, taskRowOf, type TaskRow } from './task-row';
 import { OutboxSignal } from '@gen/messaging';
@@ -54,6 +54,37 @@ const outboxParams = (outbox: OutboxEvents): unknown[] => [
  */
 @Injectable()
 export class TaskRepository {
+  /**
+   * Reads by id that arrive together (every text answer's final report reads its task) share one statement;
+   * the first of an idle moment goes alone at once, so nobody waits for a group.
+   */
+  private readonly reads = new GroupCommit<string, TaskRow | null>({
+    many: async (ids) => {
+      const rows = await this.db.query(
+        `SELECT ${TASK_COLUMNS} FROM "tasks"."tasks" WHERE "id" = ANY($1::text[])`,
+        [ids],
+      );
+      const byId = new Map(rows.map((row) => taskRowOf(row)).map((task) => [task.id, task]));
+      return ids.map((id) => byId.get(id) ?? null);
+    },
+  });
+
+  /** Settlements recorded together share one statement (see `reads`). */
+  private readonly settlements = new GroupCommit<{ taskId: string; costE9: bigint }, boolean>({
+    many: async (items) => {
+      const rows = await this.db.query<{ id: string }>(
+        `UPDATE "tasks"."tasks" AS t SET "settled" = true, "cost_e9" = s."cost_e9"
+         FROM unnest($1::text[], $2::bigint[]) AS s("id", "cost_e9")
+         WHERE t."id" = s."id" AND t."settled" = false
+         RETURNING t."id"`,
+        [items.map((i) => i.taskId), items.map((i) => i.costE9.toString())],
+      );
+      const done = new Set(rows.map((row) => row.id));
+      return items.map((i) => done.has(i.taskId));
+    },
+    keyOf: (item) => item.taskId,
+  });
+
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     // Injected so that the schema's migrations have run before the first query.
@@ -113,9 +144,8 @@ export class TaskRepository {
   }
 
   /** For event consumers: the task by id (events come from our own services, never from a client). */
-  async findById(taskId: string): Promise<TaskRow | null> {
-    const rows = await this.db.query(`SELECT ${TASK_COLUMNS} FROM "tasks"."tasks" WHERE "id" = $1`, [taskId]);
-    return rows[0] ? taskRowOf(rows[0]) : null;
+  findById(taskId: string): Promise<TaskRow | null> {
+    return this.reads.run(taskId);
   }
 
   /**
@@ -247,13 +277,8 @@ export class TaskRepository {
   }
 
   /** Records billing's final word: the charge, and `settled`. Only once. */
-  async markSettled(taskId: string, costE9: bigint): Promise<boolean> {
-    const rows = await this.db.query(
-      `UPDATE "tasks"."tasks" SET "settled" = true, "cost_e9" = $2 WHERE "id" = $1 AND "settled" = false
-       RETURNING 1 AS "done"`,
-      [taskId, costE9.toString()],
-    );
-    return rows.length > 0;
+  markSettled(taskId: string, costE9: bigint): Promise<boolean> {
+    return this.settlements.run({ taskId, costE9 });
   }
 
   /** Destroys the prompt (and a text task's answer) and marks the task purged; the billing fields stay. Terminal tasks only. */

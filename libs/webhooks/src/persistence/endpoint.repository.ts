@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DATABASE, rowDate, rowJson, rowOptionalDate, type Database } from '@gen/persistence';
+import { DATABASE, GroupCommit, rowDate, rowJson, rowOptionalDate, type Database } from '@gen/persistence';
 import { WebhooksMigrations } from './webhooks-schema';
 import type { EndpointStatus, WebhookEndpoint } from '../domain/endpoint';
 import type { EndpointEventName } from '../domain/event-names';
@@ -53,6 +53,26 @@ export interface EndpointChanges {
 /** Data access of account-level webhook endpoints. Every query is scoped by the account. */
 @Injectable()
 export class EndpointRepository {
+  /**
+   * The endpoints every terminal task event looks up: lookups that arrive together (of one account or of
+   * several) share one statement; the first of an idle moment goes alone at once.
+   */
+  private readonly lookups = new GroupCommit<string, WebhookEndpoint[]>({
+    many: async (accountIds) => {
+      const rows = await this.db.query(
+        `SELECT ${COLUMNS} FROM ${TABLE} WHERE "account_id" = ANY($1::text[]) ORDER BY "created_at", "id"`,
+        [[...new Set(accountIds)]],
+      );
+      const byAccount = new Map<string, WebhookEndpoint[]>();
+      for (const endpoint of rows.map(rowOf)) {
+        const list = byAccount.get(endpoint.accountId);
+        if (list) list.push(endpoint);
+        else byAccount.set(endpoint.accountId, [endpoint]);
+      }
+      return accountIds.map((id) => byAccount.get(id) ?? []);
+    },
+  });
+
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     // Injected so that the schema's migrations have run before the first query.
@@ -96,6 +116,11 @@ export class EndpointRepository {
       [accountId],
     );
     return rows.map(rowOf);
+  }
+
+  /** The account's endpoints as `list` gives them, read together with other lookups of the moment. */
+  endpointsOf(accountId: string): Promise<WebhookEndpoint[]> {
+    return this.lookups.run(accountId);
   }
 
   /** One endpoint of the account; null for an unknown id and for another account's endpoint alike. */

@@ -174,4 +174,24 @@ describe.each(DATABASE_KINDS)('endpoint messages on %s', (kind) => {
     expect(again).toMatchObject({ id: m.id, body: m.body, state: 'pending', nextAttemptAt: at(100) });
     expect(await messages.redeliver('msg_unknown', at(100))).toBeNull();
   });
+
+  it('looks up the endpoints of several accounts together, each caller getting only its own', async () => {
+    const a = await endpoint();
+    const b = await endpoint();
+    const statements = jest.spyOn(database, 'query');
+    let lists;
+    try {
+      lists = await Promise.all([
+        endpoints.endpointsOf(a.accountId),
+        endpoints.endpointsOf(b.accountId),
+        endpoints.endpointsOf(a.accountId),
+        endpoints.endpointsOf(next('acc')),
+      ]);
+      expect(statements.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      statements.mockRestore();
+    }
+    expect(lists.map((list) => list.map((e) => e.id))).toEqual([[a.id], [b.id], [a.id], []]);
+    expect(await endpoints.endpointsOf(a.accountId)).toEqual(await endpoints.list(a.accountId));
+  });
 });

@@ -40,7 +40,7 @@ export class QueueEndpointMessagesUseCase {
   async execute(event: EventEnvelope<TaskTerminalPayload>): Promise<number> {
     const { payload, type } = event;
     if (!payload.record) return 0;
-    const receivers = (await this.endpoints.list(payload.accountId)).filter(
+    const receivers = (await this.endpoints.endpointsOf(payload.accountId)).filter(
       (endpoint) => endpointIsActive(endpoint) && endpointReceives(endpoint.enabledEvents, type),
     );
     if (receivers.length === 0) return 0;
