@@ -17,3 +17,4 @@ export {
   type InputProblem,
   type TextProblem,
 } from './well-formed-input';
+export { decodeCursorJson, encodeCursor, invalidCursor } from './opaque-cursor';

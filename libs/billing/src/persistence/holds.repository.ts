@@ -48,6 +48,21 @@ const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export type ReservedHold = HoldRecord & { readonly created: boolean };
 
+/** A reserve_hold result row as the record callers get. */
+function reservedOf(
+  holdId: string,
+  hold: (HoldSqlRow & { hold_created: boolean }) | undefined,
+): ReservedHold {
+  if (!hold) throw new Error(`reserve_hold returned nothing for ${holdId}`);
+  return {
+    holdId,
+    status: hold.hold_status,
+    amountE9: BigInt(hold.hold_amount_e9),
+    chargedE9: optionalBigint(hold.hold_charged_e9),
+    created: hold.hold_created,
+  };
+}
+
 /** SQLSTATEs raised by billing.reserve_hold (see the holds migration). */
 const REFUSALS: Record<string, () => DomainError> = {
   GB401: () => new DomainError(BusinessCode.InsufficientBalance, 'balance.insufficient'),
@@ -130,17 +145,7 @@ export class HoldsRepository {
       ],
     );
     const byId = new Map(results.map((hold) => [hold.hold_id, hold]));
-    return rows.map((row) => {
-      const hold = byId.get(row.holdId);
-      if (!hold) throw new Error(`reserve_hold returned nothing for ${row.holdId}`);
-      return {
-        holdId: row.holdId,
-        status: hold.hold_status,
-        amountE9: BigInt(hold.hold_amount_e9),
-        chargedE9: optionalBigint(hold.hold_charged_e9),
-        created: hold.hold_created,
-      };
-    });
+    return rows.map((row) => reservedOf(row.holdId, byId.get(row.holdId)));
   }
 
   private async reserveOne(row: ReserveRow): Promise<ReservedHold> {
@@ -168,15 +173,7 @@ export class HoldsRepository {
       const refusal = REFUSALS[(error as { code?: string }).code ?? ''];
       throw refusal ? refusal() : error;
     }
-    const [hold] = rows;
-    if (!hold) throw new Error(`reserve_hold returned nothing for ${row.holdId}`);
-    return {
-      holdId: row.holdId,
-      status: hold.hold_status,
-      amountE9: BigInt(hold.hold_amount_e9),
-      chargedE9: optionalBigint(hold.hold_charged_e9),
-      created: hold.hold_created,
-    };
+    return reservedOf(row.holdId, rows[0]);
   }
 
   /** What a reserve would see now: the live funds usable for `model`, and the key's spend of `day`. */

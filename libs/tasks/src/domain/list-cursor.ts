@@ -1,5 +1,5 @@
-import { BusinessCode, IdPrefix } from '@gen/contracts';
-import { DomainError, findInputProblem, ulidIdPattern } from '@gen/core';
+import { IdPrefix } from '@gen/contracts';
+import { decodeCursorJson, encodeCursor as encodeJson, invalidCursor, ulidIdPattern } from '@gen/core';
 import { TASK_STATES } from './task-state';
 
 /** The filters a task list pages over; a cursor freezes them. */
@@ -19,7 +19,7 @@ export interface ListCursor {
 
 /** Opaque to clients: base64url JSON. It only narrows a query that is scoped to the caller's key anyway. */
 export function encodeCursor(cursor: ListCursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+  return encodeJson(cursor);
 }
 
 const TASK_ID = new RegExp(ulidIdPattern(IdPrefix.task));
@@ -34,15 +34,8 @@ const MAX_MODEL_LENGTH = 256;
  * same 400 as one that does not decode.
  */
 export function decodeCursor(text: string): ListCursor {
-  const invalid = () =>
-    new DomainError(BusinessCode.InvalidRequest, 'request.invalid_field', { field: 'cursor' });
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (findInputProblem(value, { root: 'cursor', maxDepth: 2 })) throw invalid();
+  const invalid = invalidCursor;
+  const value = decodeCursorJson(text, 2);
   const c = value as Partial<ListCursor> | null;
   const f = c?.filters as Partial<ListFilters> | undefined;
   if (

@@ -1,5 +1,5 @@
-import { BusinessCode, IdPrefix } from '@gen/contracts';
-import { DomainError, findInputProblem, ulidIdPattern } from '@gen/core';
+import { IdPrefix } from '@gen/contracts';
+import { decodeCursorJson, encodeCursor, invalidCursor, ulidIdPattern } from '@gen/core';
 
 export const ASSET_SORTS = ['createdAt', '-createdAt', 'name', '-name'] as const;
 export type AssetSort = (typeof ASSET_SORTS)[number];
@@ -26,7 +26,7 @@ export interface AssetListCursor {
 
 /** Opaque to clients: base64url JSON. It only narrows a query that is scoped to the caller's account anyway. */
 export function encodeAssetCursor(cursor: AssetListCursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+  return encodeCursor(cursor);
 }
 
 const ASSET_ID = new RegExp(ulidIdPattern(IdPrefix.asset));
@@ -43,15 +43,8 @@ const isOptional = (value: unknown, check: (v: unknown) => boolean) => value ===
  * decode, or is not one of ours in shape, is a 400 naming `cursor`.
  */
 export function decodeAssetCursor(text: string): AssetListCursor {
-  const invalid = () =>
-    new DomainError(BusinessCode.InvalidRequest, 'request.invalid_field', { field: 'cursor' });
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (findInputProblem(value, { root: 'cursor', maxDepth: 2 })) throw invalid();
+  const invalid = invalidCursor;
+  const value = decodeCursorJson(text, 2);
   const c = value as Partial<AssetListCursor> | null;
   const f = c?.filters as Partial<AssetListFilters> | undefined;
   const valid =

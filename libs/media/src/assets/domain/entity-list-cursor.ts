@@ -1,5 +1,5 @@
-import { BusinessCode, IdPrefix } from '@gen/contracts';
-import { DomainError, findInputProblem, ulidIdPattern } from '@gen/core';
+import { IdPrefix } from '@gen/contracts';
+import { decodeCursorJson, encodeCursor, invalidCursor, ulidIdPattern } from '@gen/core';
 
 /** Position after the last character of a page: oldest first by createdAt, then entityId. */
 export interface EntityListCursor {
@@ -8,7 +8,7 @@ export interface EntityListCursor {
 }
 
 export function encodeEntityCursor(cursor: EntityListCursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+  return encodeCursor(cursor);
 }
 
 const ENTITY_ID = new RegExp(ulidIdPattern(IdPrefix.assetEntity));
@@ -16,15 +16,8 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** A cursor that does not decode, or is not one of ours in shape, is a 400 naming `cursor`. */
 export function decodeEntityCursor(text: string): EntityListCursor {
-  const invalid = () =>
-    new DomainError(BusinessCode.InvalidRequest, 'request.invalid_field', { field: 'cursor' });
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (findInputProblem(value, { root: 'cursor', maxDepth: 1 })) throw invalid();
+  const invalid = invalidCursor;
+  const value = decodeCursorJson(text, 1);
   const c = value as Partial<EntityListCursor> | null;
   if (
     !c ||
