@@ -1,3 +1,4 @@
+/// <reference path="./file-type.d.ts" />
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import { parseBuffer } from 'music-metadata';
