@@ -1,3 +1,5 @@
+// Its apps compile this file without the lib folder: the declaration must come with it.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./file-type.d.ts" />
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
