@@ -131,6 +131,64 @@ describe('the task flow across separate processes (distributed mode)', () => {
     expect(await balance()).toMatchObject({ available: '24.996', held: '0' });
   });
 
+  it('download tickets are presigned S3 GETs of an output, for the creating key only', async () => {
+    const created = await call('POST', '/api/v1/jobs/createTask', {
+      model: 'local/sketch',
+      input: { prompt: 'a download', width: 64, height: 64, num_images: 2 },
+    });
+    const taskId = (created.json['data'] as Json)['taskId'] as string;
+    const task = await until(taskId, (t) => t['settled'] === true);
+    const assets = (task['output'] as { assets: { key: string; url: string; bytes: number }[] }).assets;
+    const bytesOf = async (url: string) => {
+      const response = await fetch(url);
+      return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
+    };
+    for (const [body, asset] of [
+      [{ taskId }, assets[0]!],
+      [{ taskId, key: assets[1]!.key }, assets[1]!],
+    ] as const) {
+      const ticket = await call('POST', '/api/v1/common/download-url', body);
+      expect(ticket.status).toBe(200);
+      const { url, key, expiresAt } = ticket.json['data'] as { url: string; key: string; expiresAt: string };
+      expect(key).toBe(asset.key);
+      expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(14 * 60_000);
+      const downloaded = await bytesOf(url);
+      expect([downloaded.status, downloaded.bytes.length]).toEqual([200, asset.bytes]);
+      expect(downloaded.bytes.equals((await bytesOf(asset.url)).bytes)).toBe(true);
+      // S3 checks the signature: a URL changed after signing is refused by the storage itself.
+      const forged = new URL(url);
+      const signature = forged.searchParams.get('X-Amz-Signature')!;
+      forged.searchParams.set(
+        'X-Amz-Signature',
+        `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`,
+      );
+      expect((await bytesOf(forged.toString())).status).toBe(403);
+    }
+    const missing = await call('POST', '/api/v1/common/download-url', {
+      taskId,
+      key: `outputs/${taskId}/9.png`,
+    });
+    expect([missing.status, missing.json['code']]).toEqual([404, 404]);
+
+    // Another key of the same account: 404, as for an unknown task.
+    const { accountId, adminToken } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
+      accountId: string;
+      adminToken: string;
+    };
+    const key = await fetch(`${gateway.baseUrl}/admin/v1/accounts/${accountId}/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const { apiKey } = ((await key.json()) as { data: { apiKey: string } }).data;
+    const sibling = await fetch(`${gateway.baseUrl}/api/v1/common/download-url`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ taskId }),
+    });
+    expect([sibling.status, ((await sibling.json()) as Json)['code']]).toEqual([404, 404]);
+  });
+
   it('text runs across the fleet: a task in the runner, a stream and a chat completion in the gateway, a chat completion in compat-protocols, each settled', async () => {
     const messages = [{ role: 'user', content: 'distributed hello' }];
     const created = await call('POST', '/api/v1/jobs/createTask', {

@@ -184,7 +184,7 @@ describe('input hardening: every malformed input is a 400 in the envelope that c
     it('checks every id a request carries before any query: body, query, cursor, quote and route parameters', async () => {
       const { auth, keyId } = await customer();
       const json = { ...auth, 'content-type': 'application/json' };
-      for (const path of ['/api/v1/jobs/retry', '/api/v1/jobs/purge']) {
+      for (const path of ['/api/v1/jobs/retry', '/api/v1/jobs/purge', '/api/v1/common/download-url']) {
         expectRefusal(
           await call('POST', path, { headers: auth, body: { taskId: 'job_nothing' } }),
           'Invalid value for field taskId.',
@@ -381,7 +381,7 @@ describe('input hardening: every malformed input is a 400 in the envelope that c
         'Unknown query parameter x.',
       );
     }
-    for (const path of ['/api/v1/jobs/retry', '/api/v1/jobs/purge']) {
+    for (const path of ['/api/v1/jobs/retry', '/api/v1/jobs/purge', '/api/v1/common/download-url']) {
       expectRefusal(
         await call('POST', `${path}?x=1`, {
           headers: json,

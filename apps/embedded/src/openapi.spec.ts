@@ -140,7 +140,14 @@ describe('the OpenAPI document agrees with what the service does', () => {
       await new Promise((r) => setTimeout(r, 25));
     }
     await checked('POST', '/api/v1/jobs/retry', { headers: auth, body: { taskId: failedId } });
+    const download = '/api/v1/common/download-url';
+    expect((await checked('POST', download, { headers: auth, body: { taskId } })).status).toBe(200);
+    await checked('POST', download, { headers: auth, body: { taskId, key: `outputs/${taskId}/9.png` } });
+    await checked('POST', download, { headers: auth, body: { taskId: failedId } });
+    await checked('POST', download, { headers: auth, body: { taskId, nope: 1 } });
+    await checked('POST', download, { body: { taskId } });
     await checked('POST', '/api/v1/jobs/purge', { headers: auth, body: { taskId } });
+    expect((await checked('POST', download, { headers: auth, body: { taskId } })).status).toBe(404);
     await checked('POST', '/api/v1/jobs/purge', {
       headers: auth,
       body: { taskId: 'job_01J0000000000000000000000Z' },

@@ -68,6 +68,21 @@ export interface TaskTerminalPayload {
   readonly record?: Record<string, unknown>;
 }
 
+/**
+ * Where the runner stores a task's outputs: every output key starts with this prefix, and nothing else is
+ * stored under it (committed media files live under `files/`). Purge deletes, and download tickets sign, only
+ * keys under it, so neither can reach a file of the account, such as one the asset library keeps.
+ */
+export function taskOutputPrefix(taskId: string): string {
+  return `outputs/${taskId}/`;
+}
+
+/** Whether `key` is one of the task's own output objects (see taskOutputPrefix). */
+export function isTaskOutputKey(taskId: string, key: string): boolean {
+  const prefix = taskOutputPrefix(taskId);
+  return key.length > prefix.length && key.startsWith(prefix) && !key.slice(prefix.length).includes('/');
+}
+
 /** One stored (or not stored) result file, as the runner reports it. */
 export interface ExecutionAsset {
   readonly key: string;

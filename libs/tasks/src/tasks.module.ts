@@ -3,12 +3,14 @@ import { APP_CONFIG, type AppConfig } from '@gen/core';
 import { parseAllowPrivateCidrs } from '@gen/ssrf';
 import { TASKS_OPTIONS, type TasksOptions } from './domain/task-options';
 import { TaskFlowWorker } from './events/task-flow.worker';
+import { TaskOutputsController } from './http/task-outputs.controller';
 import { TasksController } from './http/tasks.controller';
 import { TaskRepository } from './persistence/task.repository';
 import { outboxSignalProvider } from '@gen/messaging';
 import { TASKS_SCHEMA } from './persistence/tasks-schema';
 import { TasksMigrations } from './persistence/tasks-schema';
 import { ApplyExecutionUseCase } from './use-cases/apply-execution.use-case';
+import { CreateDownloadUrlUseCase } from './use-cases/create-download-url.use-case';
 import { CreateTaskUseCase } from './use-cases/create-task.use-case';
 import { ExpireTasksUseCase } from './use-cases/expire-tasks.use-case';
 import { GetTaskUseCase } from './use-cases/get-task.use-case';
@@ -28,7 +30,10 @@ export interface TasksModuleOptions {
   readonly quoteKey: (config: AppConfig) => Buffer;
   /** Run the relay, the consumers and the sweepers in this process (the tasks app; embedded mode). */
   readonly workers: boolean;
-  /** Serve the task routes (`/api/v1/jobs/...`, `/api/v1/usage`): the gateway; embedded mode. */
+  /**
+   * Serve the task routes (`/api/v1/jobs/...`, `/api/v1/usage`, the download tickets of task outputs
+   * `/api/v1/common/download-url`): the gateway; embedded mode.
+   */
   readonly http: boolean;
   /**
    * Offer the compatibility endpoints (CompatModule) their ports, TEXT_TASKS and COMPAT_TASKS: the apps that
@@ -68,6 +73,7 @@ export class TasksModule {
       PurgeTaskUseCase,
       ListTasksUseCase,
       GetUsageUseCase,
+      CreateDownloadUrlUseCase,
       // The native stream route (`/api/v1/jobs/stream`) opens text tasks too.
       ...(options.http || options.compat
         ? [OpenTextTaskUseCase, { provide: TEXT_TASKS, useExisting: OpenTextTaskUseCase }]
@@ -81,7 +87,7 @@ export class TasksModule {
       module: TasksModule,
       // TEXT_TASKS and COMPAT_TASKS reach the compatibility endpoints without one library importing the other.
       global: true,
-      controllers: options.http ? [TasksController] : [],
+      controllers: options.http ? [TasksController, TaskOutputsController] : [],
       providers,
       exports: [ExpireTasksUseCase, PurgeTaskUseCase, ...(options.compat ? [TEXT_TASKS, COMPAT_TASKS] : [])],
     };

@@ -11,6 +11,7 @@ import {
   type ModelRoutesPort,
   type ProviderPort,
   type TaskCreatedPayload,
+  taskOutputPrefix,
 } from '@gen/contracts';
 import { CLOCK, LOGGER, type Clock, type Logger } from '@gen/core';
 import { EVENT_BUS, type EventBus } from '@gen/messaging';
@@ -33,7 +34,7 @@ const EXTENSIONS: Readonly<Record<string, string>> = {
 
 /** Outputs are stored under keys made from the task id: immutable, and the same when a task is run again. */
 export function outputKey(taskId: string, index: number, contentType: string): string {
-  return `outputs/${taskId}/${index}.${EXTENSIONS[contentType] ?? 'bin'}`;
+  return `${taskOutputPrefix(taskId)}${index}.${EXTENSIONS[contentType] ?? 'bin'}`;
 }
 
 /** Thrown when the runner stops while a task runs: the task is not reported, and is given back. */

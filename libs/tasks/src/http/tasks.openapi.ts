@@ -11,6 +11,7 @@ import {
   TaskRequestBody,
   UsageResult,
 } from './task.dto';
+import { downloadUrlPaths } from './download-url.openapi';
 
 const dateParams = [
   {
@@ -224,5 +225,6 @@ export const tasksOpenApi: OpenApiFragment = {
         },
       },
     },
+    ...downloadUrlPaths,
   },
 };

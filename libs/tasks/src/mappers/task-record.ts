@@ -3,6 +3,7 @@ import { formatUsd, taskErrorMessage, type Language } from '@gen/core';
 import type { ObjectStorage } from '@gen/storage';
 import { isTerminal } from '../domain/task-state';
 import { SIGNED_URL_SECONDS } from '../domain/task-options';
+import { isPurgedAt, retainedUntil } from '../domain/task-retention';
 import type { TaskRow } from '../persistence/task-row';
 
 /** An element of `output.assets` (spec: Asset). */
@@ -103,18 +104,13 @@ export function costOf(task: TaskRow): string {
   return formatUsd(task.estimatedE9);
 }
 
-/** When the task's outputs and prompt stop being kept: retention counts from completion. */
-export function retainedUntil(task: TaskRow): Date | null {
-  return task.completedAt ? new Date(task.completedAt.getTime() + task.retentionSeconds * 1000) : null;
-}
-
 /** Builds the record, signing a fresh URL for every stored asset while the task is retained. */
 export async function taskRecordOf(
   task: TaskRow,
   context: { language: Language; storage: ObjectStorage; now: Date },
 ): Promise<TaskRecordView> {
   const until = retainedUntil(task);
-  const gone = task.purgedAt !== null || (until !== null && until.getTime() <= context.now.getTime());
+  const gone = isPurgedAt(task, context.now);
   const record: TaskRecordView = {
     taskId: task.id,
     model: task.model,

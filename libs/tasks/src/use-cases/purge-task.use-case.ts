@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BusinessCode, type ApiKeyPrincipal } from '@gen/contracts';
+import { BusinessCode, isTaskOutputKey, type ApiKeyPrincipal } from '@gen/contracts';
 import { CLOCK, DomainError, type Clock } from '@gen/core';
 import { OBJECT_STORAGE, type ObjectStorage } from '@gen/storage';
 import { isTerminal } from '../domain/task-state';
@@ -32,10 +32,16 @@ export class PurgeTaskUseCase {
     return { taskId: purged.id, purged: true, purgedAt: purged.purgedAt!.toISOString() };
   }
 
-  /** Deletes the stored files first, then the prompt: an interrupted purge is simply done again. */
+  /**
+   * Deletes the stored files first, then the prompt: an interrupted purge is simply done again. Only the
+   * task's own output objects are deleted (keys under its output prefix): files of the account that the task
+   * used as input, or that the asset library keeps, live under other keys and are never touched.
+   */
   async purge(task: TaskRow): Promise<TaskRow> {
     for (const asset of task.assets ?? []) {
-      if (asset.status !== 'unavailable') await this.storage.delete(asset.key);
+      if (asset.status !== 'unavailable' && isTaskOutputKey(task.id, asset.key)) {
+        await this.storage.delete(asset.key);
+      }
     }
     return (await this.tasks.markPurged(task.id, this.clock.now())) ?? task;
   }

@@ -5,7 +5,7 @@ import { RETRYABLE_STATES } from '../domain/task-state';
 import type { TaskRow } from '../persistence/task-row';
 import { TaskRepository } from '../persistence/task.repository';
 import { CreateTaskUseCase, type AcceptedTask } from './create-task.use-case';
-import { retainedUntil } from '../mappers/task-record';
+import { isPurgedAt } from '../domain/task-retention';
 
 export interface RetryTaskCommand {
   readonly principal: ApiKeyPrincipal;
@@ -54,8 +54,6 @@ export class RetryTaskUseCase {
   }
 
   private promptOf(task: TaskRow): Record<string, unknown> | null {
-    const until = retainedUntil(task);
-    const expired = until !== null && until.getTime() <= this.clock.now().getTime();
-    return task.purgedAt !== null || expired ? null : task.input;
+    return isPurgedAt(task, this.clock.now()) ? null : task.input;
   }
 }

@@ -97,6 +97,18 @@ export const de: MessageCatalog = {
     'Eine bereinigte (purge) Aufgabe kann nicht wiederholt werden: Ihr Prompt existiert nicht mehr.',
   'task.not_terminal':
     'Die Aufgabe ist noch in der Warteschlange oder läuft. Warten Sie auf einen Endzustand.',
+  'download.not_finished':
+    'Die Aufgabe ist noch {state}: Ihre Ergebnisse können heruntergeladen werden, sobald sie erfolgreich abgeschlossen ist.',
+  'download.not_succeeded': 'Die Aufgabe endete mit {state}: Sie hat keine Ergebnisse zum Herunterladen.',
+  'download.outputs_gone':
+    'Die Ergebnisse dieser Aufgabe existieren nicht mehr: Sie wurde gelöscht (purge) oder ihre Aufbewahrungsfrist ist abgelaufen.',
+  'download.no_outputs': 'Diese Aufgabe hat keine Ergebnisdateien.',
+  'download.no_such_output':
+    'Diese Aufgabe hat kein Ergebnis mit diesem Schlüssel. Die Schlüssel stehen in output.assets von recordInfo.',
+  'download.output_unavailable':
+    'Dieses Ergebnis konnte nicht gespeichert werden: Es gibt keine Datei zum Herunterladen.',
+  'download.output_pending':
+    'Dieses Ergebnis ist noch nicht bereit. Fordern Sie später erneut eine Download-URL an.',
   'query.range_too_long': 'Der Datumsbereich ist länger als {max} Tage.',
   'query.invalid_range': 'Das Datum from muss vor dem Datum to liegen.',
   'query.timeout':

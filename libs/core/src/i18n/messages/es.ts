@@ -90,6 +90,17 @@ export const es: MessageCatalog = {
   'task.not_retryable': 'Solo se puede reintentar una tarea fallida, caducada o cancelada.',
   'task.purged_not_retryable': 'No se puede reintentar una tarea purgada: su prompt ya no existe.',
   'task.not_terminal': 'La tarea todavía está en cola o en ejecución. Espere a un estado final.',
+  'download.not_finished':
+    'La tarea todavía está en estado {state}: sus resultados podrán descargarse cuando haya terminado con éxito.',
+  'download.not_succeeded': 'La tarea terminó en estado {state}: no tiene resultados que descargar.',
+  'download.outputs_gone':
+    'Los resultados de esta tarea ya no existen: se purgó o terminó su período de conservación.',
+  'download.no_outputs': 'Esta tarea no tiene archivos de resultado.',
+  'download.no_such_output':
+    'Esta tarea no tiene ningún resultado con esa clave. Las claves están en output.assets de recordInfo.',
+  'download.output_unavailable': 'Este resultado no se pudo almacenar: no hay ningún archivo que descargar.',
+  'download.output_pending':
+    'Este resultado todavía no está listo. Vuelva a pedir una URL de descarga más tarde.',
   'query.range_too_long': 'El rango de fechas supera los {max} días.',
   'query.invalid_range': 'La fecha from debe ser anterior a la fecha to.',
   'query.timeout': 'La consulta superó su presupuesto de tiempo. Pruebe un rango de fechas más corto.',

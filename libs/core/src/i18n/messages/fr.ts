@@ -93,6 +93,18 @@ export const fr: MessageCatalog = {
   'task.not_retryable': 'Seule une tâche échouée, expirée ou annulée peut être relancée.',
   'task.purged_not_retryable': "Une tâche purgée ne peut pas être relancée : son prompt n'existe plus.",
   'task.not_terminal': "La tâche est encore en file d'attente ou en cours. Attendez un état final.",
+  'download.not_finished':
+    "La tâche est encore à l'état {state} : ses résultats pourront être téléchargés une fois qu'elle aura réussi.",
+  'download.not_succeeded':
+    "La tâche s'est terminée à l'état {state} : elle n'a aucun résultat à télécharger.",
+  'download.outputs_gone':
+    "Les résultats de cette tâche n'existent plus : elle a été purgée, ou sa durée de conservation est écoulée.",
+  'download.no_outputs': "Cette tâche n'a aucun fichier de résultat.",
+  'download.no_such_output':
+    "Cette tâche n'a aucun résultat avec cette clé. Les clés figurent dans output.assets de recordInfo.",
+  'download.output_unavailable': "Ce résultat n'a pas pu être stocké : il n'y a aucun fichier à télécharger.",
+  'download.output_pending':
+    "Ce résultat n'est pas encore prêt. Redemandez une URL de téléchargement plus tard.",
   'query.range_too_long': 'La plage de dates dépasse {max} jours.',
   'query.invalid_range': 'La date from doit précéder la date to.',
   'query.timeout': 'La requête a dépassé son budget de temps. Essayez une plage de dates plus courte.',

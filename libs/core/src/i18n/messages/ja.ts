@@ -92,6 +92,15 @@ export const ja: MessageCatalog = {
   'task.not_retryable': '再試行できるのは、失敗・期限切れ・キャンセル済みのタスクのみです。',
   'task.purged_not_retryable': 'パージ済みのタスクは再試行できません。プロンプトがすでに削除されています。',
   'task.not_terminal': 'タスクはまだ待機中または実行中です。終了状態になるまでお待ちください。',
+  'download.not_finished': 'タスクはまだ {state} です。成功すると出力をダウンロードできます。',
+  'download.not_succeeded': 'タスクは {state} で終了しました。ダウンロードできる出力はありません。',
+  'download.outputs_gone': 'このタスクの出力はもう存在しません。パージされたか、保持期間が終了しました。',
+  'download.no_outputs': 'このタスクには出力ファイルがありません。',
+  'download.no_such_output':
+    'このタスクにはそのキーの出力がありません。キーは recordInfo の output.assets にあります。',
+  'download.output_unavailable': 'この出力は保存できませんでした。ダウンロードできるファイルはありません。',
+  'download.output_pending':
+    'この出力はまだ準備できていません。しばらくしてからもう一度ダウンロード URL を要求してください。',
   'query.range_too_long': '日付範囲が {max} 日を超えています。',
   'query.invalid_range': 'from の日付は to の日付より前である必要があります。',
   'query.timeout': 'クエリが制限時間を超えました。より短い日付範囲をお試しください。',

@@ -90,6 +90,15 @@ export const ko: MessageCatalog = {
   'task.purged_not_retryable':
     '영구 삭제(purge)된 작업은 다시 시도할 수 없습니다. 프롬프트가 더 이상 존재하지 않습니다.',
   'task.not_terminal': '작업이 아직 대기 중이거나 실행 중입니다. 종료 상태가 될 때까지 기다리세요.',
+  'download.not_finished': '작업이 아직 {state} 상태입니다. 성공하면 출력을 다운로드할 수 있습니다.',
+  'download.not_succeeded': '작업이 {state} 상태로 끝났습니다. 다운로드할 출력이 없습니다.',
+  'download.outputs_gone':
+    '이 작업의 출력은 더 이상 존재하지 않습니다. 삭제(purge)되었거나 보존 기간이 끝났습니다.',
+  'download.no_outputs': '이 작업에는 출력 파일이 없습니다.',
+  'download.no_such_output':
+    '이 작업에는 해당 키의 출력이 없습니다. 키는 recordInfo의 output.assets에 있습니다.',
+  'download.output_unavailable': '이 출력은 저장되지 못했습니다. 다운로드할 파일이 없습니다.',
+  'download.output_pending': '이 출력은 아직 준비되지 않았습니다. 나중에 다운로드 URL을 다시 요청하세요.',
   'query.range_too_long': '날짜 범위가 {max}일을 초과합니다.',
   'query.invalid_range': 'from 날짜는 to 날짜보다 앞서야 합니다.',
   'query.timeout': '쿼리가 시간 예산을 초과했습니다. 더 짧은 날짜 범위를 사용해 보세요.',

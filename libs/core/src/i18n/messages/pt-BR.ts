@@ -89,6 +89,17 @@ export const ptBR: MessageCatalog = {
   'task.not_retryable': 'Apenas uma tarefa com falha, expirada ou cancelada pode ser repetida.',
   'task.purged_not_retryable': 'Uma tarefa expurgada não pode ser repetida: o prompt dela não existe mais.',
   'task.not_terminal': 'A tarefa ainda está na fila ou em execução. Aguarde um estado final.',
+  'download.not_finished':
+    'A tarefa ainda está no estado {state}: os resultados poderão ser baixados quando ela for concluída com sucesso.',
+  'download.not_succeeded': 'A tarefa terminou no estado {state}: não há resultados para baixar.',
+  'download.outputs_gone':
+    'Os resultados desta tarefa não existem mais: ela foi expurgada ou o período de retenção terminou.',
+  'download.no_outputs': 'Esta tarefa não tem arquivos de resultado.',
+  'download.no_such_output':
+    'Esta tarefa não tem resultado com essa chave. As chaves estão em output.assets de recordInfo.',
+  'download.output_unavailable': 'Este resultado não pôde ser armazenado: não há arquivo para baixar.',
+  'download.output_pending':
+    'Este resultado ainda não está pronto. Peça uma URL de download novamente mais tarde.',
   'query.range_too_long': 'O intervalo de datas é maior que {max} dias.',
   'query.invalid_range': 'A data from deve ser anterior à data to.',
   'query.timeout': 'A consulta excedeu seu orçamento de tempo. Tente um intervalo de datas menor.',
