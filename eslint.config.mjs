@@ -98,6 +98,12 @@ function boundaries({ tests }) {
         onlyDependOnLibsWithTags: ['scope:shared', 'scope:catalog', 'scope:runner'],
       },
       {
+        // The media app serves the media family: the API keys and the admin token (accounts, which needs
+        // billing's funds port) for their ports.
+        sourceTag: 'scope:app-media',
+        onlyDependOnLibsWithTags: ['scope:shared', 'scope:media', 'scope:accounts', 'scope:billing'],
+      },
+      {
         sourceTag: 'scope:app-billing',
         onlyDependOnLibsWithTags: ['scope:shared', 'scope:billing', 'scope:accounts'],
       },

@@ -9,10 +9,10 @@ import { serviceSettings, startAppProcess, type AppProcess } from '../support/ap
 const root = join(__dirname, '..', '..');
 
 /**
- * Every app but the two edges (gateway, compat-protocols): none serves a public route (docs/architecture.md,
+ * Every app but the edges (gateway, compat-protocols, media): none serves a public route (docs/architecture.md,
  * "Which app serves which routes").
  */
-const OTHERS = ['catalog', 'tasks', 'billing', 'media', 'runner', 'webhooks'] as const;
+const OTHERS = ['catalog', 'tasks', 'billing', 'runner', 'webhooks'] as const;
 
 type Json = Record<string, unknown>;
 
@@ -34,6 +34,7 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
   let dataDir: string;
   let gateway: AppProcess;
   let compat: AppProcess;
+  let media: AppProcess;
   const others = new Map<string, AppProcess>();
   let apiKey: string;
   let admin: Record<string, string>;
@@ -55,8 +56,9 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
       RATE_LIMIT_PER_MINUTE: '1',
     };
     gateway = await startAppProcess('gateway', env);
-    [compat] = await Promise.all([
+    [compat, media] = await Promise.all([
       startAppProcess('compat-protocols', env),
+      startAppProcess('media', env),
       ...OTHERS.map(async (app) => others.set(app, await startAppProcess(app, env))),
     ]);
     const boot = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
@@ -143,7 +145,7 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
     );
 
     it('no app logged an error while starting and serving', () => {
-      for (const app of [gateway, compat, ...others.values()]) {
+      for (const app of [gateway, compat, media, ...others.values()]) {
         expect({ app: app.name, errors: errorLines(app.output()) }).toEqual({ app: app.name, errors: [] });
         expect(app.output()).not.toContain('could not find');
       }
@@ -406,6 +408,78 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
       expect(deliveries.status).toBe(404);
       expect(((await deliveries.json()) as { code: number }).code).toBe(404);
       expect((await get(webhooks, '/console/v1/webhook-endpoints', consoleAuth)).status).toBe(404);
+    });
+  });
+
+  describe('media serves the media family, and only that', () => {
+    it("an upload ticket, the PUT and the commit on its own port; the file is the account's everywhere", async () => {
+      const good = { authorization: `Bearer ${apiKey}` };
+      // A 1x1 PNG.
+      const png = Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+        'base64',
+      );
+      const ticket = await post(media, '/api/v1/common/upload-url', good, {
+        fileName: 'dot.png',
+        contentType: 'image/png',
+        bytes: png.length,
+      });
+      expect(ticket.status).toBe(200);
+      const { fileId, uploadUrl, headers } = ((await ticket.json()) as { data: Json }).data as {
+        fileId: string;
+        uploadUrl: string;
+        headers: Record<string, string>;
+      };
+      expect(fileId).toMatch(/^fil_/);
+      expect((await fetch(uploadUrl, { method: 'PUT', headers, body: png })).status).toBe(200);
+      const committed = await post(media, `/api/v1/files/${fileId}/commit`, good, {});
+      expect(committed.status).toBe(200);
+      const file = ((await committed.json()) as { data: Json }).data;
+      expect(file).toMatchObject({
+        fileId,
+        uri: `service://files/${fileId}`,
+        state: 'ready',
+        width: 1,
+        height: 1,
+      });
+      // The gateway serves the family too, over the same tables: the commit is the same record there.
+      const again = await post(gateway, `/api/v1/files/${fileId}/commit`, good, {});
+      expect(((await again.json()) as { data: Json }).data).toEqual(file);
+      // The asset library on the media app.
+      const saved = await post(
+        media,
+        '/api/v1/assets',
+        { ...good, 'idempotency-key': 'fleet-1' },
+        { uri: file['uri'] },
+      );
+      expect(saved.status).toBe(200);
+      expect((await get(media, '/api/v1/assets/usage', good)).status).toBe(200);
+    });
+
+    it('refuses a bad key, and serves none of the other families', async () => {
+      const bad = await post(
+        media,
+        '/api/v1/common/upload-url',
+        { authorization: 'Bearer gts_nope' },
+        {
+          fileName: 'a.png',
+          contentType: 'image/png',
+          bytes: 10,
+        },
+      );
+      expect(bad.status).toBe(401);
+      const good = { authorization: `Bearer ${apiKey}` };
+      for (const path of ['/api/v1/models', '/api/v1/jobs', '/v1/models', '/api/v1/chat/credit']) {
+        expect({ path, status: (await get(media, path, good)).status }).toEqual({ path, status: 404 });
+      }
+      expect((await post(media, '/v1/chat/completions', good, { model: 'local/echo/chat' })).status).toBe(
+        404,
+      );
+      const paths = Object.keys(
+        ((await (await get(media, '/openapi.json')).json()) as { paths: object }).paths,
+      );
+      expect(paths).toEqual(expect.arrayContaining(['/api/v1/common/upload-url', '/api/v1/assets']));
+      expect(paths.filter((p) => /^\/(v1|v1beta)\/|^\/api\/v1\/jobs/.test(p))).toEqual([]);
     });
   });
 });

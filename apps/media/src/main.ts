@@ -3,6 +3,6 @@ import { MediaAppModule } from './app.module';
 
 runService({
   name: 'media',
-  needs: ['database', 's3'],
+  needs: ['database', 'redis', 's3'],
   rootModule: (config, logger) => MediaAppModule.forRoot(config, logger),
 });
