@@ -310,6 +310,22 @@ describe('LocalObjectStorage served by installLocalObjectRoutes', () => {
     expect(await readdir(directory)).toEqual([]);
   });
 
+  it('writes while deletes of the same prefix remove its emptied directories (concurrent uploads and commits)', async () => {
+    // Puts into a prefix whose directories other deletes are removing at the same moment, as concurrent
+    // upload PUTs and commits (which delete their temporary object) do under `tmp/uploads/`.
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, worker) => {
+        for (let round = 0; round < 400; round += 1) {
+          const key = `race/uploads/deep/w${worker}-${round}`;
+          await storage.put(key, png, 'image/png');
+          await storage.delete(key);
+        }
+      }),
+    );
+    expect(await files()).toEqual([]);
+    expect(await readdir(directory)).toEqual([]);
+  });
+
   it('reads an object back as a stream with its size and type, and null when there is none', async () => {
     expect(await storage.read('tmp/absent.png')).toBeNull();
     await storage.put('tmp/read.png', png, 'image/png');

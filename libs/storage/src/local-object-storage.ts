@@ -64,6 +64,8 @@ export type SignedUrlCheck =
       readonly field: string;
     };
 
+/** Tries of `createTemp` while concurrent deletes keep removing the emptied directory it writes into. */
+const MAX_CREATE_ATTEMPTS = 10;
 /** Names of our own files start with it; no key segment may. */
 const RESERVED_PREFIX = '.~';
 const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
@@ -332,15 +334,19 @@ export class LocalObjectStorage implements ObjectStorage {
     return typeof meta.contentType === 'string' ? meta.contentType : undefined;
   }
 
-  /** A new file beside `path`. Retried when `delete` removed the empty directory between mkdir and open. */
+  /**
+   * A new file in `dir`. Retried when a concurrent `delete` removed an emptied directory on the way: between
+   * mkdir and open, or inside mkdir itself (which makes the parents one by one, and fails with ENOENT when a
+   * parent it has just made is removed before it makes the next one).
+   */
   private async createTemp(dir: string): Promise<{ path: string; handle: FileHandle }> {
     for (let attempt = 1; ; attempt += 1) {
-      await mkdir(dir, { recursive: true });
       const path = join(dir, `${RESERVED_PREFIX}tmp-${randomBytes(16).toString('hex')}`);
       try {
+        await mkdir(dir, { recursive: true });
         return { path, handle: await open(path, 'wx') };
       } catch (error) {
-        if (errorCode(error) !== 'ENOENT' || attempt === 3) throw error;
+        if (errorCode(error) !== 'ENOENT' || attempt === MAX_CREATE_ATTEMPTS) throw error;
       }
     }
   }
