@@ -343,6 +343,33 @@ describe('LocalObjectStorage served by installLocalObjectRoutes', () => {
     expect(await storage.read('tmp/read.png')).toBeNull();
   });
 
+  it('reads an object whole into one buffer, unless it is larger than asked, and null when there is none', async () => {
+    expect(await storage.readBytes('tmp/absent.png', 1 << 20)).toBeNull();
+    await storage.put('tmp/whole.png', png, 'image/png');
+    const whole = (await storage.readBytes('tmp/whole.png', png.length))!;
+    expect({ ...whole, body: undefined }).toEqual({
+      key: 'tmp/whole.png',
+      bytes: png.length,
+      contentType: 'image/png',
+      body: undefined,
+    });
+    expect(whole.body!.equals(png)).toBe(true);
+    // One byte more than asked for: its size is told, its bytes are not read.
+    expect(await storage.readBytes('tmp/whole.png', png.length - 1)).toEqual({
+      key: 'tmp/whole.png',
+      bytes: png.length,
+      contentType: 'image/png',
+      body: null,
+    });
+    await storage.put('tmp/empty', Buffer.alloc(0), 'text/plain');
+    expect((await storage.readBytes('tmp/empty', 0))!.body).toEqual(Buffer.alloc(0));
+    // A prefix of other keys is no object.
+    await storage.put('tmp/dir/inner.png', png, 'image/png');
+    expect(await storage.readBytes('tmp/dir', 1 << 20)).toBeNull();
+    for (const key of ['tmp/whole.png', 'tmp/empty', 'tmp/dir/inner.png']) await storage.delete(key);
+    expect(await files()).toEqual([]);
+  });
+
   it('takes a zero-byte upload and a key with spaces and non-ASCII characters', async () => {
     const key = 'files/fil_2/été photo #1?.png';
     const empty = await storage.presignPut({

@@ -15,6 +15,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type {
+  ObjectBytes,
   ObjectStorage,
   ReadableObject,
   PresignGetRequest,
@@ -261,6 +262,32 @@ export class LocalObjectStorage implements ObjectStorage {
     } catch (error) {
       await handle.close();
       throw error;
+    }
+  }
+
+  /**
+   * The file's bytes read straight into one buffer of its size (no chunks to allocate and join again). The
+   * file opened is the object as it was then: a write puts a new file in its place, never into it.
+   */
+  async readBytes(key: string, maxBytes: number): Promise<ObjectBytes | null> {
+    const path = this.pathOf(key);
+    const handle = await open(path, 'r').catch(ignoreMissing);
+    if (!handle) return null;
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile()) return null;
+      const contentType = await this.contentTypeOf(path);
+      if (stats.size > maxBytes) return { key, bytes: stats.size, contentType, body: null };
+      const body = Buffer.allocUnsafe(stats.size);
+      let filled = 0;
+      while (filled < body.length) {
+        const { bytesRead } = await handle.read(body, filled, body.length - filled, filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return { key, bytes: stats.size, contentType, body: body.subarray(0, filled) };
+    } finally {
+      await handle.close();
     }
   }
 
