@@ -101,6 +101,27 @@ describe('S3ObjectStorage against the real S3-compatible server', () => {
     expect(Buffer.concat(chunks).equals(png)).toBe(true);
   });
 
+  it('reads an object whole into one buffer, unless it is larger than asked, and null when there is none', async () => {
+    expect(await storage.readBytes('tmp/absent.png', 1 << 20)).toBeNull();
+    await storage.put('tmp/whole.png', png, 'image/png');
+    const whole = (await storage.readBytes('tmp/whole.png', png.length))!;
+    expect({ ...whole, body: undefined }).toEqual({
+      key: 'tmp/whole.png',
+      bytes: png.length,
+      contentType: 'image/png',
+      body: undefined,
+    });
+    expect(whole.body!.equals(png)).toBe(true);
+    expect(await storage.readBytes('tmp/whole.png', png.length - 1)).toEqual({
+      key: 'tmp/whole.png',
+      bytes: png.length,
+      contentType: 'image/png',
+      body: null,
+    });
+    await storage.delete('tmp/whole.png');
+    expect(await storage.readBytes('tmp/whole.png', 1 << 20)).toBeNull();
+  });
+
   it('copies to an immutable key and deletes', async () => {
     await storage.put('tmp/source.png', png, 'image/png');
     await storage.copy('tmp/source.png', 'files/fil_1/source.png');

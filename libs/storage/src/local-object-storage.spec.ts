@@ -310,6 +310,22 @@ describe('LocalObjectStorage served by installLocalObjectRoutes', () => {
     expect(await readdir(directory)).toEqual([]);
   });
 
+  it('writes while deletes of the same prefix remove its emptied directories (concurrent uploads and commits)', async () => {
+    // Puts into a prefix whose directories other deletes are removing at the same moment, as concurrent
+    // upload PUTs and commits (which delete their temporary object) do under `tmp/uploads/`.
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, worker) => {
+        for (let round = 0; round < 400; round += 1) {
+          const key = `race/uploads/deep/w${worker}-${round}`;
+          await storage.put(key, png, 'image/png');
+          await storage.delete(key);
+        }
+      }),
+    );
+    expect(await files()).toEqual([]);
+    expect(await readdir(directory)).toEqual([]);
+  });
+
   it('reads an object back as a stream with its size and type, and null when there is none', async () => {
     expect(await storage.read('tmp/absent.png')).toBeNull();
     await storage.put('tmp/read.png', png, 'image/png');
@@ -325,6 +341,33 @@ describe('LocalObjectStorage served by installLocalObjectRoutes', () => {
     expect(Buffer.concat(chunks).equals(png)).toBe(true);
     await storage.delete('tmp/read.png');
     expect(await storage.read('tmp/read.png')).toBeNull();
+  });
+
+  it('reads an object whole into one buffer, unless it is larger than asked, and null when there is none', async () => {
+    expect(await storage.readBytes('tmp/absent.png', 1 << 20)).toBeNull();
+    await storage.put('tmp/whole.png', png, 'image/png');
+    const whole = (await storage.readBytes('tmp/whole.png', png.length))!;
+    expect({ ...whole, body: undefined }).toEqual({
+      key: 'tmp/whole.png',
+      bytes: png.length,
+      contentType: 'image/png',
+      body: undefined,
+    });
+    expect(whole.body!.equals(png)).toBe(true);
+    // One byte more than asked for: its size is told, its bytes are not read.
+    expect(await storage.readBytes('tmp/whole.png', png.length - 1)).toEqual({
+      key: 'tmp/whole.png',
+      bytes: png.length,
+      contentType: 'image/png',
+      body: null,
+    });
+    await storage.put('tmp/empty', Buffer.alloc(0), 'text/plain');
+    expect((await storage.readBytes('tmp/empty', 0))!.body).toEqual(Buffer.alloc(0));
+    // A prefix of other keys is no object.
+    await storage.put('tmp/dir/inner.png', png, 'image/png');
+    expect(await storage.readBytes('tmp/dir', 1 << 20)).toBeNull();
+    for (const key of ['tmp/whole.png', 'tmp/empty', 'tmp/dir/inner.png']) await storage.delete(key);
+    expect(await files()).toEqual([]);
   });
 
   it('takes a zero-byte upload and a key with spaces and non-ASCII characters', async () => {

@@ -15,6 +15,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type {
+  ObjectBytes,
   ObjectStorage,
   ReadableObject,
   PresignGetRequest,
@@ -64,6 +65,8 @@ export type SignedUrlCheck =
       readonly field: string;
     };
 
+/** Tries of `createTemp` while concurrent deletes keep removing the emptied directory it writes into. */
+const MAX_CREATE_ATTEMPTS = 10;
 /** Names of our own files start with it; no key segment may. */
 const RESERVED_PREFIX = '.~';
 const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
@@ -262,6 +265,32 @@ export class LocalObjectStorage implements ObjectStorage {
     }
   }
 
+  /**
+   * The file's bytes read straight into one buffer of its size (no chunks to allocate and join again). The
+   * file opened is the object as it was then: a write puts a new file in its place, never into it.
+   */
+  async readBytes(key: string, maxBytes: number): Promise<ObjectBytes | null> {
+    const path = this.pathOf(key);
+    const handle = await open(path, 'r').catch(ignoreMissing);
+    if (!handle) return null;
+    try {
+      const stats = await handle.stat();
+      if (!stats.isFile()) return null;
+      const contentType = await this.contentTypeOf(path);
+      if (stats.size > maxBytes) return { key, bytes: stats.size, contentType, body: null };
+      const body = Buffer.allocUnsafe(stats.size);
+      let filled = 0;
+      while (filled < body.length) {
+        const { bytesRead } = await handle.read(body, filled, body.length - filled, filled);
+        if (bytesRead === 0) break;
+        filled += bytesRead;
+      }
+      return { key, bytes: stats.size, contentType, body: body.subarray(0, filled) };
+    } finally {
+      await handle.close();
+    }
+  }
+
   async copy(fromKey: string, toKey: string): Promise<void> {
     assertKey(toKey);
     const source = await this.head(fromKey);
@@ -332,15 +361,19 @@ export class LocalObjectStorage implements ObjectStorage {
     return typeof meta.contentType === 'string' ? meta.contentType : undefined;
   }
 
-  /** A new file beside `path`. Retried when `delete` removed the empty directory between mkdir and open. */
+  /**
+   * A new file in `dir`. Retried when a concurrent `delete` removed an emptied directory on the way: between
+   * mkdir and open, or inside mkdir itself (which makes the parents one by one, and fails with ENOENT when a
+   * parent it has just made is removed before it makes the next one).
+   */
   private async createTemp(dir: string): Promise<{ path: string; handle: FileHandle }> {
     for (let attempt = 1; ; attempt += 1) {
-      await mkdir(dir, { recursive: true });
       const path = join(dir, `${RESERVED_PREFIX}tmp-${randomBytes(16).toString('hex')}`);
       try {
+        await mkdir(dir, { recursive: true });
         return { path, handle: await open(path, 'wx') };
       } catch (error) {
-        if (errorCode(error) !== 'ENOENT' || attempt === 3) throw error;
+        if (errorCode(error) !== 'ENOENT' || attempt === MAX_CREATE_ATTEMPTS) throw error;
       }
     }
   }

@@ -32,6 +32,12 @@ export interface ReadableObject extends StoredObject {
   readonly stream: Readable;
 }
 
+/** An object read whole into memory. */
+export interface ObjectBytes extends StoredObject {
+  /** Its bytes, in one buffer; null when it has more than the `maxBytes` asked for (they are not read). */
+  readonly body: Buffer | null;
+}
+
 /**
  * The object storage port: a local directory with HMAC-signed URLs in embedded mode, S3 in distributed mode.
  * Keys are chosen by the service, never by the client.
@@ -43,6 +49,11 @@ export interface ObjectStorage {
   head(key: string): Promise<StoredObject | null>;
   /** The object's bytes as a stream (the caller consumes or destroys it), or null when there is none. */
   read(key: string): Promise<ReadableObject | null>;
+  /**
+   * The object's bytes in one buffer when it has at most `maxBytes` (a media commit verifies whole files), or
+   * null when there is none.
+   */
+  readBytes(key: string, maxBytes: number): Promise<ObjectBytes | null>;
   copy(fromKey: string, toKey: string): Promise<void>;
   delete(key: string): Promise<void>;
 }

@@ -11,6 +11,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Readable } from 'node:stream';
 import type {
+  ObjectBytes,
   ObjectStorage,
   ReadableObject,
   PresignGetRequest,
@@ -154,6 +155,27 @@ export class S3ObjectStorage implements ObjectStorage {
         return null;
       throw error;
     }
+  }
+
+  /** The body of a GET, joined once; a body that turns out longer than `maxBytes` is dropped unread. */
+  async readBytes(key: string, maxBytes: number): Promise<ObjectBytes | null> {
+    const object = await this.read(key);
+    if (!object) return null;
+    const { stream, ...stored } = object;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      if (stored.bytes > maxBytes) return { ...stored, body: null };
+      for await (const chunk of stream) {
+        const part = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+        size += part.length;
+        if (size > maxBytes) return { ...stored, body: null };
+        chunks.push(part);
+      }
+    } finally {
+      stream.destroy();
+    }
+    return { ...stored, body: Buffer.concat(chunks, size) };
   }
 
   async copy(fromKey: string, toKey: string): Promise<void> {

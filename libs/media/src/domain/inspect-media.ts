@@ -28,8 +28,9 @@ export async function detectMediaType(bytes: Buffer): Promise<MediaType | null> 
 
 /**
  * Decodes every pixel row (to a small picture, which keeps memory and time low: a PNG is inflated whole, a
- * JPEG's every entropy-coded block is read); the size, or null when it fails. Decoder warnings count as
- * failures: a JPEG cut short whose end marker was put back decodes with a warning only.
+ * JPEG's every entropy-coded block is read; a picture already that small is decoded as it is, never enlarged);
+ * the size, or null when it fails. Decoder warnings count as failures: a JPEG cut short whose end marker was
+ * put back decodes with a warning only.
  */
 async function decodeImage(bytes: Buffer): Promise<{ width: number; height: number } | null> {
   try {
@@ -40,7 +41,7 @@ async function decodeImage(bytes: Buffer): Promise<{ width: number; height: numb
       sequentialRead: true,
     });
     const metadata = await image.metadata();
-    await image.resize(256, 256, { fit: 'inside' }).raw().toBuffer();
+    await image.resize(256, 256, { fit: 'inside', withoutEnlargement: true }).raw().toBuffer();
     const height = metadata.pageHeight ?? metadata.height;
     return metadata.width && height ? { width: metadata.width, height } : null;
   } catch {

@@ -62,8 +62,16 @@ function box(type: string, ...parts: Buffer[]): Buffer {
 
 const UNITY = [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000];
 
-/** An MP4 (ISO base media) with one video track of `seconds` (timescale 1000) and a small media data box. */
-export function mp4Sample(seconds: number, width = 64, height = 48): Buffer {
+/**
+ * An MP4 (ISO base media) with one video track of `seconds` (timescale 1000) and a media data box holding
+ * `mdat` (64 bytes by default; bench/media passes megabytes to make a file of a real size).
+ */
+export function mp4Sample(
+  seconds: number,
+  width = 64,
+  height = 48,
+  mdat: Buffer = Buffer.alloc(64, 7),
+): Buffer {
   const timescale = 1000;
   const mvhd = Buffer.alloc(100);
   mvhd.writeUInt32BE(timescale, 12);
@@ -102,7 +110,7 @@ export function mp4Sample(seconds: number, width = 64, height = 48): Buffer {
   const minf = box('minf', empty('vmhd', 12), box('dinf', dref), stbl);
   const trak = box('trak', box('tkhd', tkhd), box('mdia', box('mdhd', mdhd), box('hdlr', hdlr), minf));
   const ftyp = box('ftyp', Buffer.from('isom\0\0\x02\0isomiso2mp41', 'latin1'));
-  return Buffer.concat([ftyp, box('moov', box('mvhd', mvhd), trak), box('mdat', Buffer.alloc(64, 7))]);
+  return Buffer.concat([ftyp, box('moov', box('mvhd', mvhd), trak), box('mdat', mdat)]);
 }
 
 /** An EBML element with an 8-byte size. */

@@ -5,7 +5,6 @@ import { objectKeyOf } from '../domain/file-keys';
 import { inspectMedia } from '../domain/inspect-media';
 import type { MediaFile, Refusal } from '../domain/media-file';
 import { fileNotFound, fileRefused, mediaPending } from '../domain/media.errors';
-import { readStoredBytes } from '../outbound/stored-bytes';
 import { FileRepository } from '../persistence/file.repository';
 
 /** How long a commit holds a file it verifies; a commit that died lets another take over after it. */
@@ -64,15 +63,14 @@ export class CommitFileUseCase {
 
   private async verified(file: MediaFile): Promise<MediaFile> {
     const tempKey = file.tempKey!;
-    const stored = await this.storage.head(tempKey);
+    // One read: the size as stored and, unless it is larger than the ticket's, the bytes in one buffer.
+    const stored = await this.storage.readBytes(tempKey, file.bytes);
     if (!stored) throw mediaPending(file.id);
-    const bytes =
-      stored.bytes === file.bytes ? await readStoredBytes(this.storage, tempKey, file.bytes) : null;
+    const bytes = stored.body;
     if (!bytes || bytes.length !== file.bytes) {
-      const actual = bytes?.length ?? stored.bytes;
       return this.refuse(file, {
         messageId: 'media.size_mismatch',
-        params: { actual, expected: file.bytes },
+        params: { actual: bytes?.length ?? stored.bytes, expected: file.bytes },
       });
     }
     const inspection = await inspectMedia(bytes, file.contentType);
