@@ -1,7 +1,6 @@
 import { BusinessCode } from '@gen/contracts';
 import { DomainError } from '@gen/core';
 import { isMediaUri } from '../domain/media-fields';
-import { validateModelInput } from '../domain/validate-input';
 import { ModelRoutesService } from '../ports/model-routes.service';
 import { TaskPricingService } from '../ports/task-pricing.service';
 import { catalogFile, imageEntry } from '../testing/catalog-fixture';
