@@ -1,3 +1,7 @@
+// The declaration of file-type (see file-type.d.ts) must reach every program that compiles this file, the apps'
+// own typecheck included; an import cannot load a declaration-only script.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/// <reference path="./file-type.d.ts" />
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import { parseBuffer } from 'music-metadata';
