@@ -80,7 +80,8 @@ function boundaries({ tests }) {
       },
       {
         // The compatibility app serves text streams where their client is: the API keys (accounts), the
-        // holds (billing), the catalog, the tasks ports and the text run (runner), hosted for their ports.
+        // holds (billing), the media files, the catalog, the tasks ports and the text run (runner), hosted
+        // for their ports.
         sourceTag: 'scope:app-compat-protocols',
         onlyDependOnLibsWithTags: [
           'scope:shared',
@@ -90,12 +91,14 @@ function boundaries({ tests }) {
           'scope:catalog',
           'scope:tasks',
           'scope:runner',
+          'scope:media',
         ],
       },
       {
-        // The runner app reads the model bindings (and their fallbacks) from the catalog it composes.
+        // The runner app reads the model bindings (and their fallbacks) from the catalog it composes, and
+        // media inputs through the media domain's port.
         sourceTag: 'scope:app-runner',
-        onlyDependOnLibsWithTags: ['scope:shared', 'scope:catalog', 'scope:runner'],
+        onlyDependOnLibsWithTags: ['scope:shared', 'scope:catalog', 'scope:runner', 'scope:media'],
       },
       {
         // The media app serves the media family: the API keys and the admin token (accounts, which needs

@@ -6,6 +6,7 @@ import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule, ProvidersModule, composeDomains, quoteSigningKey } from '@gen/platform';
 import { CompatModule, compatOpenApi } from '@gen/protocols';
 import { ChatExecutionModule } from '@gen/runner';
+import { MediaModule } from '@gen/media';
 import { TasksModule } from '@gen/tasks';
 
 /**
@@ -14,8 +15,8 @@ import { TasksModule } from '@gen/tasks';
  * long-lived text streams scale apart from the gateway (docs/architecture.md, "Which app serves which routes").
  * Text runs here, where the client is (CHAT_EXECUTION through the provider port), and reports on
  * `task.execution`. It hosts the accounts module (API keys: Bearer, `x-api-key`, `x-gen-api-key`,
- * `x-goog-api-key`), billing's holds, the catalog and the tasks use cases behind TEXT_TASKS and COMPAT_TASKS,
- * for their ports only: no route of theirs, no background work (their relays run in the worker apps).
+ * `x-goog-api-key`), billing's holds, the media files (FILES_PORT), the catalog and the tasks use cases behind
+ * TEXT_TASKS and COMPAT_TASKS, for their ports only: no route of theirs, no background work (their relays run in the worker apps).
  */
 @Module({})
 export class CompatProtocolsAppModule {
@@ -28,6 +29,8 @@ export class CompatProtocolsAppModule {
         composeDomains(
           AccountsModule.forRoot({ http: false }),
           BillingModule.forRoot({ http: false, workers: false }),
+          // FILES_PORT: a task accepted here has its `service://` media inputs checked like the gateway's.
+          MediaModule.forRoot({ http: false, workers: false }),
         ),
         CatalogModule.forRoot({ file: config.CATALOG_FILE, http: false }),
         ProvidersModule,

@@ -1,3 +1,4 @@
+import type { MediaInputValue } from './media-input.ports';
 import type { ExecutionUsage } from './task-events';
 
 /** A task request checked against the catalog: what the tasks domain needs to accept it. */
@@ -11,6 +12,11 @@ export interface PreparedTask {
   readonly fingerprint: string;
   /** The customer price of this exact request at the account's prices, USD decimal: the hold. */
   readonly estimate: string;
+  /**
+   * The media fields the request fills (the inputSchema's `format: media-uri` fields present in `input`), for
+   * the check of their `service://` files at acceptance.
+   */
+  readonly mediaInputs: readonly MediaInputValue[];
 }
 
 /** What the compatibility layer needs of a model: its id, modality and, for text models, what they accept. */

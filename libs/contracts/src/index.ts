@@ -10,3 +10,4 @@ export * from './chat';
 export * from './provider.ports';
 export * from './text-tasks.ports';
 export * from './files.ports';
+export * from './media-input.ports';

@@ -1,4 +1,5 @@
 import type { ChatEvent, ChatRequest } from './chat';
+import type { MediaField, ResolvedMedia } from './media-input.ports';
 
 /**
  * How the service reaches a model's upstream, from the catalog entry and never from a request: the adapter
@@ -17,6 +18,8 @@ export interface ModelRoute {
   readonly model: string;
   readonly modality: 'image' | 'video' | 'audio' | 'text';
   readonly bindings: readonly ModelBinding[];
+  /** The input fields that take a media file (none when absent): the runner reads each given one first. */
+  readonly mediaFields?: readonly MediaField[];
 }
 
 /** Implemented by the catalog; used by the runner and the compatibility layer. */
@@ -59,6 +62,11 @@ export interface MediaTask {
   readonly input: Readonly<Record<string, unknown>>;
   /** ISO time: no attempt (nor retry) starts after it, and the signal aborts at it. */
   readonly deadlineAt: string;
+  /**
+   * The media fields of `input` read to their bytes by the runner (by field name): `input` still holds the
+   * `service://` URI or URL the client sent, which an adapter must never pass on as is.
+   */
+  readonly media?: Readonly<Record<string, ResolvedMedia>>;
 }
 
 /** One file an upstream produced. What it is (type, size, duration) is measured from the bytes, not trusted. */

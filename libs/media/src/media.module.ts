@@ -1,7 +1,7 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
-import { FILES_PORT } from '@gen/contracts';
+import { FILES_PORT, MEDIA_INPUTS } from '@gen/contracts';
 import { APP_CONFIG, type AppConfig } from '@gen/core';
 import { parseAllowPrivateCidrs } from '@gen/ssrf';
 import {
@@ -17,6 +17,7 @@ import { MediaFilesPort } from './ports/files.port';
 import { CommitFileUseCase } from './use-cases/commit-file.use-case';
 import { CreateUploadTicketUseCase } from './use-cases/create-upload-ticket.use-case';
 import { ImportFileUseCase } from './use-cases/import-file.use-case';
+import { ResolveMediaInputUseCase } from './use-cases/resolve-media-input.use-case';
 import { SweepUploadsUseCase } from './use-cases/sweep-uploads.use-case';
 import { UploadRetentionWorker } from './workers/upload-retention.worker';
 
@@ -55,9 +56,10 @@ export function mediaOptionsOf(config: AppConfig): MediaOptions {
 }
 
 /**
- * Media: upload tickets, verified commits of direct uploads and of imports, and FILES_PORT (exported, so the
- * modules composed with it by `composeDomains` reach the ready files). Needs OBJECT_STORAGE, DATABASE, CLOCK and
- * APP_CONFIG from the composing app.
+ * Media: upload tickets, verified commits of direct uploads and of imports, FILES_PORT and MEDIA_INPUTS
+ * (exported, so the modules composed with it by `composeDomains` reach the ready files: createTask checks
+ * `service://` URIs, the runner reads media inputs). Needs OBJECT_STORAGE, DATABASE, CLOCK and APP_CONFIG from
+ * the composing app.
  */
 @Module({})
 export class MediaModule {
@@ -72,13 +74,15 @@ export class MediaModule {
       SweepUploadsUseCase,
       MediaFilesPort,
       { provide: FILES_PORT, useExisting: MediaFilesPort },
+      ResolveMediaInputUseCase,
+      { provide: MEDIA_INPUTS, useExisting: ResolveMediaInputUseCase },
       ...(options.workers ? [UploadRetentionWorker] : []),
     ];
     return {
       module: MediaModule,
       controllers: options.http ? [FilesController] : [],
       providers,
-      exports: [FILES_PORT],
+      exports: [FILES_PORT, MEDIA_INPUTS],
     };
   }
 }

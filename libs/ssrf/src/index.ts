@@ -3,3 +3,4 @@ export * from './private-cidr-allow-list';
 export * from './host-resolver';
 export * from './callback-url-check';
 export * from './guarded-lookup';
+export * from './guarded-fetch';

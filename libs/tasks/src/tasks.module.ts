@@ -44,7 +44,8 @@ export interface TasksModuleOptions {
 
 /**
  * The tasks service: quote, createTask, recordInfo, the transitions and deadlines. Needs CATALOG_PORT,
- * HOLDS_PORT, OBJECT_STORAGE, EVENT_BUS, DATABASE and CLOCK from the composing app.
+ * HOLDS_PORT, OBJECT_STORAGE, EVENT_BUS, DATABASE and CLOCK from the composing app, and FILES_PORT where it
+ * accepts tasks (`http` or `compat`).
  */
 @Module({})
 export class TasksModule {
@@ -62,14 +63,15 @@ export class TasksModule {
       TasksMigrations,
       outboxSignalProvider(TASKS_SCHEMA.schema),
       TaskRepository,
-      PrepareTaskRequest,
-      QuoteTaskUseCase,
-      CreateTaskUseCase,
+      // Accepting tasks (quote, createTask, retry) checks media files through FILES_PORT: only where tasks
+      // are accepted, the apps that compose MediaModule.
+      ...(options.http || options.compat
+        ? [PrepareTaskRequest, QuoteTaskUseCase, CreateTaskUseCase, RetryTaskUseCase]
+        : []),
       GetTaskUseCase,
       ApplyExecutionUseCase,
       RecordSettlementUseCase,
       ExpireTasksUseCase,
-      RetryTaskUseCase,
       PurgeTaskUseCase,
       ListTasksUseCase,
       GetUsageUseCase,

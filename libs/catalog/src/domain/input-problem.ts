@@ -1,3 +1,4 @@
+import { MEDIA_URI_FORMAT } from '@gen/contracts';
 import type { MessageId } from '@gen/core';
 import type { ErrorObject } from 'ajv';
 
@@ -94,8 +95,11 @@ export function inputProblem(errors: readonly ErrorObject[] | null | undefined):
       return { messageId: 'input.too_few_items', path: at(), params: limit };
     case 'maxItems':
       return { messageId: 'input.too_many_items', path: at(), params: limit };
-    case 'pattern':
     case 'format':
+      if (p['format'] === MEDIA_URI_FORMAT)
+        return { messageId: 'input.not_media_uri', path: at(), params: {} };
+      return { messageId: 'input.bad_format', path: at(), params: {} };
+    case 'pattern':
       return { messageId: 'input.bad_format', path: at(), params: {} };
     default:
       return { messageId: 'request.invalid_field', path: at(), params: {} };

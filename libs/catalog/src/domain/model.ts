@@ -1,3 +1,4 @@
+import type { MediaField } from '@gen/contracts';
 import type { Pricing } from './pricing';
 
 export const MODALITIES = ['image', 'video', 'audio', 'text'] as const;
@@ -101,6 +102,8 @@ export interface CatalogModel {
   readonly pricing: Pricing;
   /** The JSON Schema of `input`: written in the file for media models, built from `text` for text models. */
   readonly inputSchema: Readonly<Record<string, unknown>>;
+  /** The input fields that take a media file (`"format": "media-uri"`), in schema order. */
+  readonly mediaFields: readonly MediaField[];
   readonly examples: readonly ModelExample[];
   readonly text?: TextCapabilities;
   /** Request fields a chat model accepts besides `messages` (the OpenAI list's `supported_parameters`). */

@@ -3,6 +3,7 @@ import { SAMPLING_PARAMETERS, TASKS_BY_MODALITY, type TextCapabilities } from '.
 import { CatalogLoadError } from './catalog-load-error';
 import type { CatalogEntry } from './catalog-file.schema';
 import { openObjectIn } from './schema-strictness';
+import { mediaMarkerProblem } from '../domain/media-fields';
 
 const TEXT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*\/chat$/;
 
@@ -54,6 +55,8 @@ export function checkEntry(entry: CatalogEntry, adapters: readonly string[]): vo
       `must close every object: the schema at ${open} lists properties without "additionalProperties" (set it to false)`,
     );
   }
+  const media = mediaMarkerProblem(entry.inputSchema);
+  if (media) throw fail(media.field, media.problem);
   checkUsageBound(entry, fail);
 }
 

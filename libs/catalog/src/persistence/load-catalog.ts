@@ -8,6 +8,8 @@ import { Catalog, type LoadedModel } from '../domain/catalog';
 import { chatInputSchema, supportedParametersOf } from '../domain/chat-input-schema';
 import type { ProviderBinding, TextCapabilities, UsageBound } from '../domain/model';
 import { inputProblem } from '../domain/input-problem';
+import { isMediaUri, mediaFieldsOf } from '../domain/media-fields';
+import { MEDIA_KIND_KEYWORD, MEDIA_URI_FORMAT } from '@gen/contracts';
 import { CatalogFile, type CatalogEntry } from './catalog-file.schema';
 import { CatalogLoadError, describeSchemaError, pointerSegments } from './catalog-load-error';
 import { checkEntry } from './entry-rules';
@@ -53,7 +55,7 @@ export function buildCatalog(data: unknown, options: LoadCatalogOptions = {}): C
   if (errors) throw fileError(data, errors[0]!);
   const file = data as CatalogFile;
   const adapters = options.adapters ?? KNOWN_ADAPTERS;
-  const inputAjv = createAjv({ useDefaults: true });
+  const inputAjv = inputValidatorAjv();
   const firstIndex = new Map<string, number>();
   const models = file.models.map((entry, index) => {
     const earlier = firstIndex.get(entry.id);
@@ -66,6 +68,17 @@ export function buildCatalog(data: unknown, options: LoadCatalogOptions = {}): C
   });
   checkAliases(models);
   return new Catalog(models);
+}
+
+/**
+ * The ajv that compiles model inputs: media fields are `"format": "media-uri"` (a `service://files/...` URI or
+ * an https URL, see media-fields.ts) with `"x-media"` naming the kind, an annotation for ajv.
+ */
+function inputValidatorAjv(): Ajv {
+  const ajv = createAjv({ useDefaults: true });
+  ajv.addFormat(MEDIA_URI_FORMAT, { type: 'string', validate: isMediaUri });
+  ajv.addKeyword({ keyword: MEDIA_KIND_KEYWORD, schemaType: 'string' });
+  return ajv;
 }
 
 function fileError(data: unknown, error: ErrorObject): CatalogLoadError {
@@ -125,6 +138,7 @@ function toModel(entry: CatalogEntry, ajv: Ajv): LoadedModel {
     ...(entry.usageBound ? { usageBound: entry.usageBound as UsageBound } : {}),
     pricing: entry.pricing,
     inputSchema,
+    mediaFields: text ? [] : mediaFieldsOf(inputSchema),
     examples: entry.examples.map((e) => ({ ...e, input: canonicalize(e.input) })),
     ...(text ? { text, supportedParameters: supportedParametersOf(inputSchema) } : {}),
     validateInput,

@@ -131,6 +131,7 @@ describe('upstream bindings in the catalog', () => {
       model: 'test/image-1',
       modality: 'image',
       bindings: [upstream('https://pics.example/v1'), fallback],
+      mediaFields: [],
     });
     expect(routes.routeFor('nope/nope')).toBeNull();
   });

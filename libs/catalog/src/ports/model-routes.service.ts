@@ -14,7 +14,12 @@ export class ModelRoutesService implements ModelRoutesPort {
     if (route === undefined) {
       const model = this.catalog.find(modelId);
       route = model
-        ? { model: model.id, modality: model.modality, bindings: [model.binding, ...model.fallbacks] }
+        ? {
+            model: model.id,
+            modality: model.modality,
+            bindings: [model.binding, ...model.fallbacks],
+            mediaFields: model.mediaFields,
+          }
         : null;
       this.routes.set(modelId, route);
     }

@@ -13,6 +13,7 @@ import { groupPricesE9 } from '../domain/pricing';
 import { chargeOfUsageE9 } from '../domain/usage-charge';
 import { usageOfBound } from '../domain/usage-bound';
 import { textUsageBound } from '../domain/text-usage-bound';
+import { mediaInputsOf } from '../domain/media-fields';
 
 /** Retry-After of a task refused while its model's circuits are open: about when a breaker lets a probe through. */
 export const TRIPPED_RETRY_AFTER_SECONDS = 30;
@@ -56,6 +57,7 @@ export class TaskPricingService implements CatalogPort {
       input: validated.input,
       fingerprint: validated.fingerprint,
       estimate: formatUsd(estimate),
+      mediaInputs: mediaInputsOf(model.mediaFields, validated.input),
     };
   }
 

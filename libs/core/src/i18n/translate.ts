@@ -34,6 +34,8 @@ export function translate(language: Language, id: MessageId, params: MessagePara
 const TASK_ERROR_MESSAGES: Readonly<Record<string, MessageId>> = {
   upstream_failed: 'task.error.upstream_failed',
   content_rejected: 'task.error.content_rejected',
+  input_unavailable: 'task.error.input_unavailable',
+  input_invalid: 'task.error.input_invalid',
 };
 
 /** The localized `errorMessage` of a failed task's `errorCode` (recordInfo, callbacks, events). */

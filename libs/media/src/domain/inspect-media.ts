@@ -1,4 +1,5 @@
-// Its apps compile this file without the lib folder: the declaration must come with it.
+// The declaration of file-type (see file-type.d.ts) must reach every program that compiles this file, the apps'
+// own typecheck included; an import cannot load a declaration-only script.
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference
 /// <reference path="./file-type.d.ts" />
 import { createHash } from 'node:crypto';

@@ -20,8 +20,9 @@ describe('fetchImport: the SSRF guard at resolve time and again at connect time'
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gts-fetch-'));
     const cert = selfSignedCertificate(dir, 'source.test', ['DNS:source.test', `IP:${ADDRESS}`]);
-    server = createServer({ key: cert.key, cert: cert.cert }, (_request, response) => {
+    server = createServer({ key: cert.key, cert: cert.cert }, (request, response) => {
       hits += 1;
+      if (request.url === '/slow') return void response.writeHead(200).write('a first chunk, then nothing');
       response.writeHead(200, { 'content-type': 'text/plain' }).end('hello');
     });
     await new Promise<void>((resolve) => server.listen(443, ADDRESS, resolve));
@@ -67,5 +68,20 @@ describe('fetchImport: the SSRF guard at resolve time and again at connect time'
     expect(error).toMatchObject({ messageId: 'import.invalid_url' });
     expect(lookups).toBe(2);
     expect(hits).toBe(before);
+  });
+
+  it('gives up when its signal aborts (a runner stopping), with the reason of the signal', async () => {
+    const resolver: HostResolver = async () => [{ address: ADDRESS, family: 4 }];
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(new Error('runner stopping')), 200);
+    await expect(
+      fetchImport('https://source.test/slow', { ...options, resolver, signal: controller.signal }),
+    ).rejects.toThrow('runner stopping');
+    expect(Date.now() - started).toBeLessThan(options.idleTimeoutMs);
+    const aborted = AbortSignal.abort(new Error('already stopped'));
+    await expect(
+      fetchImport('https://source.test/a.txt', { ...options, resolver, signal: aborted }),
+    ).rejects.toThrow('already stopped');
   });
 });

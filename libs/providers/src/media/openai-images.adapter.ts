@@ -5,10 +5,12 @@ import { apiKeyOf, integerSetting, stringSetting, type AdapterFactory } from '..
 import { decodeDataUrl } from './data-url';
 import { DEFAULT_OUTPUT_MAX_BYTES, fetchOutput } from './fetch-output';
 import { requestJson } from './upstream-json';
+import { upstreamInput } from './upstream-input';
 
 /**
  * OpenAI-style image generation (OpenAI, Azure-compatible gateways, LocalAI, ...): `POST {baseUrl}/images/generations`
- * with `{ model, ...input }` (the input already matches the model's catalog schema) and a Bearer key. Each
+ * with `{ model, ...input }` (the input already matches the model's catalog schema; media fields the runner
+ * read are sent as `data:` URLs) and a Bearer key. Each
  * `data[]` entry is a `b64_json` image or a `url` downloaded through `fetchOutput`.
  *
  * Settings: `baseUrl` (default OpenAI's), `timeoutMs` for the response (default 120 s), `maxOutputBytes`.
@@ -25,7 +27,7 @@ export const openAiImagesAdapter: AdapterFactory = (binding, environment) => {
         method: 'POST',
         url: upstreamUrl(baseUrl, '/images/generations'),
         headers,
-        body: { ...task.input, model: binding.upstreamModel },
+        body: { ...upstreamInput(task), model: binding.upstreamModel },
         timeoutMs,
         signal,
       });

@@ -52,13 +52,14 @@ describe('probeMedia', () => {
     expect(probeMedia(Buffer.concat([sampleMp3(10), Buffer.from('trailing junk')]))).toBeNull();
   });
 
-  it('reads AVI size from avih and the exact duration from the video stream header', () => {
+  it('reads AVI size from avih and the exact duration and frame rate from the video stream header', () => {
     // 6 fps: avih says 166667 us a frame, so only strh's length x scale / rate gives exactly 3 s.
     expect(probeMedia(sampleAvi(64, 36, 6, 18))).toEqual({
       mime: 'video/x-msvideo',
       width: 64,
       height: 36,
       durationSeconds: 3,
+      fps: 6,
     });
   });
 
@@ -81,7 +82,7 @@ describe('probeMedia', () => {
     });
   });
 
-  it('gives exactly the facts the offline renderers report', () => {
+  it('gives exactly the facts the offline renderers report', async () => {
     const sketch = renderSketch({ prompt: 'a lighthouse', width: 320, height: 192, seed: 7 });
     expect(probeMedia(sketch.bytes)).toEqual({ mime: sketch.contentType, width: 320, height: 192 });
     for (const text of ['hi', 'a longer sentence, spoken slowly', 'x'.repeat(777)]) {
@@ -91,13 +92,17 @@ describe('probeMedia', () => {
         durationSeconds: tone.durationSeconds,
       });
     }
-    for (const resolution of ['320x240', '1280x720'] as const) {
-      const reel = renderReel({ prompt: 'waves', duration_seconds: 7, resolution });
+    for (const [resolution, fps] of [
+      ['320x240', 12],
+      ['1280x720', 24],
+    ] as const) {
+      const reel = await renderReel({ prompt: 'waves', duration_seconds: 3, resolution, fps });
       expect(probeMedia(reel.bytes)).toEqual({
         mime: reel.contentType,
         width: reel.width,
         height: reel.height,
         durationSeconds: reel.durationSeconds,
+        fps: reel.fps,
       });
     }
   });

@@ -9,6 +9,8 @@ export interface MediaFacts {
   readonly width?: number;
   readonly height?: number;
   readonly durationSeconds?: number;
+  /** Video frames a second, where the container states it (AVI). */
+  readonly fps?: number;
 }
 
 /** Tried in order; each answers only for its own magic numbers, so the order matters only for speed. */
@@ -42,5 +44,7 @@ export function probeMedia(bytes: Buffer): MediaFacts | null {
 
 function valid(facts: MediaFacts): boolean {
   const positive = (n: number | undefined): boolean => n === undefined || (Number.isFinite(n) && n > 0);
-  return positive(facts.width) && positive(facts.height) && positive(facts.durationSeconds);
+  return (
+    positive(facts.width) && positive(facts.height) && positive(facts.durationSeconds) && positive(facts.fps)
+  );
 }

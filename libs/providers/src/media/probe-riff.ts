@@ -47,8 +47,8 @@ export function probeWav(bytes: Buffer): MediaFacts | null {
 
 /**
  * AVI: width and height from the main header (avih). The duration is the video stream's length x scale / rate
- * (strh) when there is one, which is exact; otherwise avih's total frames x microseconds per frame, which is
- * rounded to whole microseconds (6 fps is written as 166667 us).
+ * (strh) when there is one, which is exact, and the frame rate rate / scale; otherwise avih's total frames x
+ * microseconds per frame, which is rounded to whole microseconds (6 fps is written as 166667 us).
  */
 export function probeAvi(bytes: Buffer): MediaFacts | null {
   const chunks = riffForm(bytes, 'AVI ');
@@ -60,14 +60,19 @@ export function probeAvi(bytes: Buffer): MediaFacts | null {
   const width = avih.data.readUInt32LE(32);
   const height = avih.data.readUInt32LE(36);
   if (width === 0 || height === 0) return null;
-  let durationSeconds = (avih.data.readUInt32LE(16) * avih.data.readUInt32LE(0)) / 1_000_000;
+  const microsPerFrame = avih.data.readUInt32LE(0);
+  let durationSeconds = (avih.data.readUInt32LE(16) * microsPerFrame) / 1_000_000;
+  let fps = microsPerFrame > 0 ? 1_000_000 / microsPerFrame : undefined;
   for (const strl of hdrlChunks.filter((c) => c.listType === 'strl')) {
     const strh = chunksOf(strl.data)?.find((c) => c.id === 'strh');
     if (!strh || strh.data.length < 36 || strh.data.toString('latin1', 0, 4) !== 'vids') continue;
     const scale = strh.data.readUInt32LE(20);
     const rate = strh.data.readUInt32LE(24);
-    if (scale > 0 && rate > 0) durationSeconds = (strh.data.readUInt32LE(32) * scale) / rate;
+    if (scale > 0 && rate > 0) {
+      durationSeconds = (strh.data.readUInt32LE(32) * scale) / rate;
+      fps = rate / scale;
+    }
     break;
   }
-  return { mime: 'video/x-msvideo', width, height, durationSeconds };
+  return { mime: 'video/x-msvideo', width, height, durationSeconds, ...(fps ? { fps } : {}) };
 }

@@ -52,6 +52,25 @@ describe('replicateAdapter against a fake Replicate API and Cog server', () => {
   });
   afterEach(() => fake.close());
 
+  it('sends media inputs the runner read as data: URLs, never the service:// URI', async () => {
+    fake.predict({
+      polls: 0,
+      final: { status: 'succeeded', output: [fake.serveFile('a.png', png, 'image/png')] },
+    });
+    const task: MediaTask = {
+      ...TASK,
+      input: { prompt: 'the same, in winter', image: 'service://files/fil_1' },
+      media: { image: { bytes: png, contentType: 'image/png', width: 4, height: 4 } },
+    };
+    expect(await adapter.generate!(task, new AbortController().signal)).toMatchObject({
+      status: 'succeeded',
+    });
+    expect(fake.created[0]!.body).toEqual({
+      input: { prompt: 'the same, in winter', image: `data:image/png;base64,${png.toString('base64')}` },
+    });
+    expect(task.input['image']).toBe('service://files/fil_1'); // the task itself is unchanged
+  });
+
   it('creates a model prediction, polls it to success and downloads its outputs', async () => {
     const urls = [
       fake.serveFile('a.png', png, 'image/png'),

@@ -13,6 +13,7 @@ import { DEFAULT_OUTPUT_MAX_BYTES, fetchOutput } from './fetch-output';
 import { isPredictionRefusal, predictionOutputUrls } from './replicate-output';
 import { abortableSleep } from '../resilience/retry-policy';
 import { requestJson } from './upstream-json';
+import { upstreamInput } from './upstream-input';
 
 type Prediction = Record<string, unknown>;
 
@@ -36,7 +37,8 @@ interface ReplicateConfig {
  * succeeded, failed or was canceled. A prediction given up (signal aborted, polls failing) is canceled, best
  * effort. Cog: `POST {baseUrl}/predictions` with `{id, input}` answers when the prediction is done.
  *
- * Outputs (URLs or data: URIs) are downloaded through `fetchOutput`; a failed prediction whose error mentions
+ * Media inputs (the fields of `task.media`, read by the runner) are sent as `data:` URLs. Outputs (URLs or
+ * data: URIs) are downloaded through `fetchOutput`; a failed prediction whose error mentions
  * NSFW/safety/content policy is `rejected`, any other failure or a cancellation `failed`.
  *
  * Settings: `api`, `baseUrl` (required for cog), `timeoutMs` (each HTTP exchange; for cog the whole
@@ -84,8 +86,11 @@ async function runReplicate(
     ...call,
     method: 'POST',
     ...(version
-      ? { url: upstreamUrl(config.baseUrl, '/predictions'), body: { version, input: task.input } }
-      : { url: upstreamUrl(config.baseUrl, `/models/${model}/predictions`), body: { input: task.input } }),
+      ? { url: upstreamUrl(config.baseUrl, '/predictions'), body: { version, input: upstreamInput(task) } }
+      : {
+          url: upstreamUrl(config.baseUrl, `/models/${model}/predictions`),
+          body: { input: upstreamInput(task) },
+        }),
   });
   const id = prediction.id;
   if (typeof id !== 'string' || id === '') throw malformed('the prediction has no id', prediction);
@@ -119,7 +124,7 @@ async function runCog(config: ReplicateConfig, task: MediaTask, signal: AbortSig
       method: 'POST',
       url: upstreamUrl(config.baseUrl, '/predictions'),
       headers: config.headers,
-      body: { id, input: task.input },
+      body: { id, input: upstreamInput(task) },
       timeoutMs: config.timeoutMs,
       signal,
     });

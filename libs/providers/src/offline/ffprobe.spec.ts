@@ -30,15 +30,11 @@ function hasFfprobe(): boolean {
     };
   }
 
-  it('the AVI: rawvideo 192x144 at 6 fps, 12 frames, 2 seconds', () => {
-    const { streams, format } = probe('reel.avi', renderReel({ prompt: 'waves' }).bytes);
-    expect(streams[0]).toMatchObject({
-      codec_type: 'video',
-      codec_name: 'rawvideo',
-      width: 192,
-      height: 144,
-    });
-    expect(streams[0]).toMatchObject({ r_frame_rate: '6/1', nb_read_frames: '12' });
+  it('the AVI: MJPEG 640x360 at 24 fps, 48 frames, 2 seconds', async () => {
+    const reel = await renderReel({ prompt: 'waves', resolution: '640x360', fps: 24 });
+    const { streams, format } = probe('reel.avi', reel.bytes);
+    expect(streams[0]).toMatchObject({ codec_type: 'video', codec_name: 'mjpeg', width: 640, height: 360 });
+    expect(streams[0]).toMatchObject({ r_frame_rate: '24/1', nb_read_frames: '48' });
     expect(Number(format.duration)).toBeCloseTo(2, 1);
   });
 

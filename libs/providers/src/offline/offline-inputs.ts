@@ -20,7 +20,8 @@ export interface TestBehaviourInput {
 
 export interface SketchInput extends TestBehaviourInput {
   readonly prompt: string;
-  readonly image_url?: string;
+  /** A media field: the `service://` URI or https URL of the input image (the runner reads its bytes). */
+  readonly image?: string;
   readonly width?: number;
   readonly height?: number;
   readonly num_images?: number;

@@ -41,7 +41,14 @@ describe('OfflineMediaProvider', () => {
       durationSeconds: 1.14,
       sampleRate: 16000,
     });
-    expect(reel.outputs[0]).toMatchObject({ contentType: 'video/x-msvideo', durationSeconds: 4, frames: 24 });
+    expect(reel.outputs[0]).toMatchObject({
+      contentType: 'video/x-msvideo',
+      durationSeconds: 4,
+      width: 320,
+      height: 240,
+      fps: 12,
+      frames: 48,
+    });
     expect(tone.outputs[0]).not.toHaveProperty('usage');
   });
 

@@ -26,6 +26,7 @@ class OfflineAdapter implements UpstreamAdapter {
     const generation = await new OfflineMediaProvider(sleep).generate(
       task.model,
       task.input as unknown as OfflineInputs[typeof task.model],
+      task.media,
     );
     if (generation.status === 'failed') return { status: 'failed', errorCode: generation.errorCode };
     return {

@@ -21,28 +21,38 @@ function side(name: string, value: number | undefined): number {
 
 /**
  * Image `index` (0-based, below `num_images`) of a `local/sketch` request: an 8-bit RGB PNG of exactly
- * width x height. Drawn from SHA-256(prompt, seed, image_url, index): a diagonal two-colour gradient, a few
- * discs and faint hatching. The offline model never fetches `image_url`; it only changes the picture.
+ * width x height. Drawn from SHA-256(prompt, seed, image, index): a diagonal two-colour gradient, a few
+ * discs and faint hatching. With an input `image`, see render-sketch-from-image.ts.
  * Cost: one pass over the pixels, then one deflate (2048 x 2048 renders in a few hundred ms at most).
  */
 export function renderSketch(input: SketchInput, index = 0): SketchImage {
+  return sketchImage(drawSketch(input, index));
+}
+
+/** The drawing of `renderSketch`, before it is encoded. */
+export function drawSketch(input: SketchInput, index = 0): PngScanlines {
   const width = side('width', input.width);
   const height = side('height', input.height);
   if (input.seed !== undefined) boundedInteger('seed', input.seed, OFFLINE_LIMITS.sketch.seed);
-  const digest = digestOf('local/sketch', input.prompt, input.seed, input.image_url, index);
+  const digest = digestOf('local/sketch', input.prompt, input.seed, input.image, index);
   const random = randomFrom(digest);
   const lines = new PngScanlines(width, height);
   drawGradient(lines, colourAt(digest, 4), colourAt(digest, 7), random);
   for (let i = 0, discs = 3 + Math.floor(random() * 4); i < discs; i++) {
     drawDisc(lines, colourAt(digest, 10 + 3 * i), random);
   }
-  const megapixels = (width * height) / 1_000_000;
+  return lines;
+}
+
+/** Encodes a drawing as the PNG of one image, billed one image and its megapixels. */
+export function sketchImage(lines: PngScanlines): SketchImage {
+  const { width, height } = lines;
   return {
     bytes: encodePng(lines),
     contentType: 'image/png',
     width,
     height,
-    usage: { images: 1, megapixels },
+    usage: { images: 1, megapixels: (width * height) / 1_000_000 },
   };
 }
 

@@ -1,15 +1,20 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   ExecutionEventType,
+  MEDIA_INPUTS,
   MODEL_ROUTES,
+  MediaInputError,
   PROVIDER_PORT,
   ProviderFailure,
   Topics,
   type ExecutionAsset,
   type ExecutionUsage,
+  type MediaField,
+  type MediaInputsPort,
   type MediaResult,
   type ModelRoutesPort,
   type ProviderPort,
+  type ResolvedMedia,
   type TaskCreatedPayload,
   taskOutputPrefix,
 } from '@gen/contracts';
@@ -71,6 +76,7 @@ export class ExecuteTaskUseCase {
     @Inject(PROVIDER_PORT) private readonly provider: ProviderPort,
     @Inject(MODEL_ROUTES) private readonly routes: ModelRoutesPort,
     private readonly chat: RunChatUseCase,
+    @Inject(MEDIA_INPUTS) private readonly mediaInputs: MediaInputsPort,
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null = null,
   ) {}
 
@@ -83,7 +89,8 @@ export class ExecuteTaskUseCase {
     const left = Date.parse(task.deadlineAt) - this.clock.now().getTime();
     if (left <= 0) return 'late';
     const deadline = AbortSignal.timeout(left);
-    if (this.routes.routeFor(task.model)?.modality === 'text') {
+    const route = this.routes.routeFor(task.model);
+    if (route?.modality === 'text') {
       // Reported by RunChatUseCase, from its start.
       return this.answer(task, cause, signal, AbortSignal.any([signal, deadline]), deadline);
     }
@@ -93,9 +100,18 @@ export class ExecuteTaskUseCase {
     });
     let result: MediaResult;
     try {
+      const running = AbortSignal.any([signal, deadline]);
+      const media = await this.readMedia(task, route?.mediaFields ?? [], running);
+      if (media instanceof MediaInputError) return this.fail(task, cause, media.errorCode);
       result = await this.provider.generate(
-        { taskId: task.taskId, model: task.model, input: task.input, deadlineAt: task.deadlineAt },
-        AbortSignal.any([signal, deadline]),
+        {
+          taskId: task.taskId,
+          model: task.model,
+          input: task.input,
+          deadlineAt: task.deadlineAt,
+          ...(Object.keys(media).length ? { media } : {}),
+        },
+        running,
       );
     } catch (error) {
       if (signal.aborted) throw new ExecutionAborted();
@@ -124,6 +140,35 @@ export class ExecuteTaskUseCase {
       finishedAt: this.clock.now().toISOString(),
     });
     return 'succeeded';
+  }
+
+  /**
+   * The media fields the input fills, read to their bytes (MEDIA_INPUTS: the task's account's own
+   * `service://` files, https URLs through the SSRF guard), before the model runs; or the MediaInputError
+   * that fails the task (never charged).
+   */
+  private async readMedia(
+    task: TaskCreatedPayload,
+    fields: readonly MediaField[],
+    signal: AbortSignal,
+  ): Promise<Record<string, ResolvedMedia> | MediaInputError> {
+    const media: Record<string, ResolvedMedia> = {};
+    for (const { field, kind } of fields) {
+      const value = task.input[field];
+      if (typeof value !== 'string') continue;
+      try {
+        media[field] = await this.mediaInputs.resolve(task.accountId, value, kind, signal);
+      } catch (error) {
+        if (!(error instanceof MediaInputError)) throw error;
+        // The detail names no URL query and no token; the client sees the errorCode only.
+        this.logger?.warn(
+          { taskId: task.taskId, model: task.model, field, errorCode: error.errorCode, detail: error.detail },
+          'a media input of the task could not be used',
+        );
+        return error;
+      }
+    }
+    return media;
   }
 
   /**

@@ -84,7 +84,9 @@ class Runner {
     const routes = { routeFor: () => null };
     const providers = offlineProviders();
     const chat = new RunChatUseCase(bus, systemClock, providers);
-    const executor = new ExecuteTaskUseCase(bus, storage, systemClock, providers, routes, chat);
+    // No model here has media fields: reading one would be a bug.
+    const media = { resolve: () => Promise.reject(new Error('no media field to read')) };
+    const executor = new ExecuteTaskUseCase(bus, storage, systemClock, providers, routes, chat, media);
     this.dispatcher = new JobDispatcher(this.jobs, executor, systemClock, config, null);
     this.consumer = new TaskCreatedConsumer(bus, this.jobs, this.dispatcher, null);
   }

@@ -2,8 +2,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   BusinessCode,
   CATALOG_PORT,
+  FILES_PORT,
+  fileIdOfUri,
   type ApiKeyPrincipal,
   type CatalogPort,
+  type FilesPort,
+  type MediaInputValue,
   type PreparedTask,
 } from '@gen/contracts';
 import { DomainError } from '@gen/core';
@@ -29,22 +33,44 @@ export interface PreparedRequest extends PreparedTask {
 
 /**
  * What quote, createTask and retry check alike: the model and input against the catalog (404, 400, 503),
- * then the callback URL by the rules of Limits (400 "Invalid callback URL", nothing more is said).
+ * then each `service://` file of a media field (400 naming the field), then the callback URL by the rules of
+ * Limits (400 "Invalid callback URL", nothing more is said).
  */
 @Injectable()
 export class PrepareTaskRequest {
   constructor(
     @Inject(CATALOG_PORT) private readonly catalog: CatalogPort,
     @Inject(TASKS_OPTIONS) private readonly options: TasksOptions,
+    @Inject(FILES_PORT) private readonly files: FilesPort,
   ) {}
 
   async prepare(principal: ApiKeyPrincipal, request: TaskRequest): Promise<PreparedRequest> {
     const prepared = this.catalog.prepareTask(request.model, request.input, principal.priceMultiplier);
+    for (const media of prepared.mediaInputs) await this.checkFile(principal.accountId, media);
     const callbackUrl = await this.callbackUrl(request.callBackUrl);
     const requestHash = createHash('sha256')
       .update(`${prepared.fingerprint}\n${callbackUrl ?? ''}`)
       .digest('hex');
     return { ...prepared, callbackUrl, requestHash };
+  }
+
+  /**
+   * A `service://` URI must name a ready file of the caller's account, of the field's kind. Another account's
+   * file answers exactly as a file that does not exist. An https URL passed the syntax check of the schema;
+   * the runner fetches it through the SSRF guard.
+   */
+  private async checkFile(accountId: string, media: MediaInputValue): Promise<void> {
+    if (fileIdOfUri(media.value) === null) return;
+    const field = `input.${media.field}`;
+    const file = await this.files.findReady(accountId, media.value);
+    if (!file) throw new DomainError(BusinessCode.InvalidRequest, 'input.media_not_found', { field });
+    if (!file.contentType.startsWith(`${media.kind}/`)) {
+      throw new DomainError(BusinessCode.InvalidRequest, 'input.media_wrong_kind', {
+        field,
+        kind: media.kind,
+        contentType: file.contentType,
+      });
+    }
   }
 
   private async callbackUrl(raw: unknown): Promise<string | null> {

@@ -20,7 +20,7 @@ export const TaskRequestBody = Type.Object(
       {},
       {
         additionalProperties: true,
-        description: `Validated against the model's inputSchema. The whole body nests at most ${MAX_JSON_DEPTH} levels of objects and arrays, and no string in it (value or key) holds NUL (U+0000) or a lone surrogate: else 400, before any other check.`,
+        description: `Validated against the model's inputSchema. Media fields (\`"format": "media-uri"\`, kind in \`x-media\`) take \`service://files/fil_...\` (a ready file of this account) or a public https URL. The whole body nests at most ${MAX_JSON_DEPTH} levels of objects and arrays, and no string in it (value or key) holds NUL (U+0000) or a lone surrogate: else 400, before any other check.`,
       },
     ),
     callBackUrl: Type.Optional(
@@ -173,7 +173,10 @@ export const TaskRecord = Type.Object(
       ),
     ),
     errorCode: Type.Optional(
-      Type.String({ description: 'Failed tasks: upstream_failed, content_rejected, internal_error.' }),
+      Type.String({
+        description:
+          "Failed tasks: upstream_failed, content_rejected, internal_error; input_unavailable (a media input could not be read: file gone, URL refused, unreachable, not 200 or too large), input_invalid (a media input is not a supported file of its field's kind).",
+      }),
     ),
     errorMessage: Type.Optional(Type.String({ description: 'Localized.' })),
     cost: Usd('Final once settled; "0" for failed and expired tasks; the estimate until then.'),

@@ -30,7 +30,35 @@ const dateParams = [
   },
 ];
 
-const taskRequest = { required: true, content: { 'application/json': { schema: TaskRequestBody } } };
+/** Task requests as clients send them: plain text, and a media field filled with an uploaded file or a URL. */
+const taskRequestExamples = {
+  textToImage: {
+    summary: 'Text to image',
+    value: {
+      model: 'local/sketch',
+      input: { prompt: 'a lighthouse at dusk, pencil sketch', width: 768, height: 512 },
+    },
+  },
+  imageToImageFromFile: {
+    summary: 'Image to image from an uploaded file (the uri a commit answered)',
+    value: {
+      model: 'local/sketch',
+      input: { prompt: 'the same, in winter', image: 'service://files/fil_01JD8ZK3W4C6T2M7Q9R5X1Y0AB' },
+    },
+  },
+  imageToImageFromUrl: {
+    summary: 'Image to image from a public https URL (fetched by the runner through the SSRF guard)',
+    value: {
+      model: 'local/sketch',
+      input: { prompt: 'the same, in winter', image: 'https://images.example.com/lighthouse.png' },
+    },
+  },
+};
+
+const taskRequest = {
+  required: true,
+  content: { 'application/json': { schema: TaskRequestBody, examples: taskRequestExamples } },
+};
 const idempotencyKey = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -81,7 +109,7 @@ export const tasksOpenApi: OpenApiFragment = {
         tags: ['tasks'],
         summary: 'Create a task: funds are held and the task is queued.',
         description:
-          "A rejected request creates nothing and holds nothing. `quoteId` with `expectedCost`: an expired or changed quote is 40901, but a replayed accepted Idempotency-Key still returns its task. `X-Service-Retention` (whole seconds > 0) shortens the 14-day retention of outputs and prompt. 402 carries 40201 (insufficient funds) or 40202 (the key's daily spend cap, which counts holds). 503 (business code 503) for a model that is not available (its credentials unset); 503 with business code 50301 and `Retry-After` for a model whose upstreams' circuit breakers are open (temporary: retry later). Either way nothing is held.",
+          "A rejected request creates nothing and holds nothing. `quoteId` with `expectedCost`: an expired or changed quote is 40901, but a replayed accepted Idempotency-Key still returns its task. `X-Service-Retention` (whole seconds > 0) shortens the 14-day retention of outputs and prompt. A media field of the input (`\"format\": \"media-uri\"` in the model's inputSchema, e.g. `local/sketch`'s `image`) takes the `service://files/fil_...` URI of a file of this account, of the field's kind (else 400 naming the field; another account's file answers as a missing one), or a public https URL, which the runner fetches (a URL it cannot use fails the task with `input_unavailable` or `input_invalid`, uncharged). 402 carries 40201 (insufficient funds) or 40202 (the key's daily spend cap, which counts holds). 503 (business code 503) for a model that is not available (its credentials unset); 503 with business code 50301 and `Retry-After` for a model whose upstreams' circuit breakers are open (temporary: retry later). Either way nothing is held.",
         parameters: [
           idempotencyKey,
           {

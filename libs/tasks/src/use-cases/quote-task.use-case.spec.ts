@@ -20,6 +20,7 @@ const prepared: PreparedRequest = {
   input: { prompt: 'x' },
   fingerprint: 'f'.repeat(64),
   estimate: '0.004',
+  mediaInputs: [],
   callbackUrl: null,
   requestHash: 'a'.repeat(64),
 };

@@ -67,6 +67,12 @@ export const de: MessageCatalog = {
   'input.too_few_items': 'Das Feld {field} muss mindestens {limit} Einträge haben.',
   'input.too_many_items': 'Das Feld {field} darf höchstens {limit} Einträge haben.',
   'input.bad_format': 'Das Feld {field} hat nicht das erwartete Format.',
+  'input.not_media_uri':
+    'Das Feld {field} muss die service://-URI einer hochgeladenen Datei (service://files/fil_...) oder eine https://-URL sein.',
+  'input.media_not_found':
+    'Das Feld {field} nennt keine bereite Datei dieses Kontos. Laden Sie die Datei hoch, bestätigen Sie sie (commit) und verwenden Sie die uri aus der Antwort.',
+  'input.media_wrong_kind':
+    'Das Feld {field} nimmt Dateien der Art {kind}; die genannte Datei ist {contentType}.',
   'balance.insufficient': 'Unzureichendes Guthaben: Die verfügbaren Mittel decken diese Anfrage nicht.',
   'spend_cap.reached': 'Das tägliche Ausgabenlimit dieses API-Schlüssels deckt diese Anfrage nicht.',
   'quote.expired_or_changed':
@@ -91,6 +97,10 @@ export const de: MessageCatalog = {
     'Die Anfrage wurde von der Inhaltsrichtlinie abgelehnt. Es wurde nichts berechnet.',
   'task.error.internal_error':
     'Die Aufgabe ist wegen eines internen Fehlers fehlgeschlagen. Die Reservierung wurde freigegeben; Sie können die Aufgabe wiederholen.',
+  'task.error.input_unavailable':
+    'Eine Mediendatei der Eingabe konnte nicht gelesen werden: Die Datei ist nicht mehr verfügbar, oder ihre URL wurde abgelehnt, war nicht erreichbar, antwortete mit einem Fehler oder ist zu groß. Es wurde nichts berechnet.',
+  'task.error.input_invalid':
+    'Eine Mediendatei der Eingabe ist keine unterstützte Datei der Art, die ihr Feld erwartet. Es wurde nichts berechnet.',
   'task.not_retryable':
     'Nur eine fehlgeschlagene, abgelaufene oder abgebrochene Aufgabe kann wiederholt werden.',
   'task.purged_not_retryable':

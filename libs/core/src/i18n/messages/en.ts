@@ -64,6 +64,11 @@ export const en = {
   'input.too_few_items': 'The field {field} must have at least {limit} items.',
   'input.too_many_items': 'The field {field} must have at most {limit} items.',
   'input.bad_format': 'The field {field} does not have the expected format.',
+  'input.not_media_uri':
+    'The field {field} must be the service:// URI of an uploaded file (service://files/fil_...) or an https:// URL.',
+  'input.media_not_found':
+    'The field {field} does not name a ready file of this account. Upload and commit the file, then use the uri the commit answered.',
+  'input.media_wrong_kind': 'The field {field} takes {kind} files; the file it names is {contentType}.',
   'balance.insufficient': 'Insufficient balance: the funds available do not cover this request.',
   'spend_cap.reached': "This API key's daily spend cap does not cover this request.",
   'quote.expired_or_changed': 'The quote has expired or does not match this request. Request a new quote.',
@@ -83,6 +88,10 @@ export const en = {
   'task.error.content_rejected': 'The request was refused by the content policy. Nothing was charged.',
   'task.error.internal_error':
     'The task failed because of an internal error. The hold was released; you can retry the task.',
+  'task.error.input_unavailable':
+    'A media file of the input could not be read: the file is no longer available, or its URL was refused, could not be reached, answered with an error or is too large. Nothing was charged.',
+  'task.error.input_invalid':
+    'A media file of the input is not a supported file of the kind its field takes. Nothing was charged.',
   'task.not_retryable': 'Only a failed, expired or canceled task can be retried.',
   'task.purged_not_retryable': 'A purged task cannot be retried: its prompt no longer exists.',
   'task.not_terminal': 'The task is still queued or running. Wait for a terminal state.',

@@ -66,6 +66,12 @@ export const es: MessageCatalog = {
   'input.too_few_items': 'El campo {field} debe tener al menos {limit} elementos.',
   'input.too_many_items': 'El campo {field} debe tener como máximo {limit} elementos.',
   'input.bad_format': 'El campo {field} no tiene el formato esperado.',
+  'input.not_media_uri':
+    'El campo {field} debe ser la URI service:// de un archivo subido (service://files/fil_...) o una URL https://.',
+  'input.media_not_found':
+    'El campo {field} no nombra un archivo listo de esta cuenta. Suba y confirme (commit) el archivo y use la uri que devolvió la confirmación.',
+  'input.media_wrong_kind':
+    'El campo {field} admite archivos de tipo {kind}; el archivo indicado es {contentType}.',
   'balance.insufficient': 'Saldo insuficiente: los fondos disponibles no cubren esta solicitud.',
   'spend_cap.reached': 'El límite de gasto diario de esta clave de API no cubre esta solicitud.',
   'quote.expired_or_changed':
@@ -87,6 +93,10 @@ export const es: MessageCatalog = {
   'task.error.content_rejected': 'La política de contenido rechazó la solicitud. No se cobró nada.',
   'task.error.internal_error':
     'La tarea falló por un error interno. La retención se liberó; puede reintentar la tarea.',
+  'task.error.input_unavailable':
+    'No se pudo leer un archivo multimedia de la entrada: el archivo ya no está disponible, o su URL fue rechazada, no se pudo alcanzar, respondió con un error o es demasiado grande. No se cobró nada.',
+  'task.error.input_invalid':
+    'Un archivo multimedia de la entrada no es un archivo compatible del tipo que admite su campo. No se cobró nada.',
   'task.not_retryable': 'Solo se puede reintentar una tarea fallida, caducada o cancelada.',
   'task.purged_not_retryable': 'No se puede reintentar una tarea purgada: su prompt ya no existe.',
   'task.not_terminal': 'La tarea todavía está en cola o en ejecución. Espere a un estado final.',

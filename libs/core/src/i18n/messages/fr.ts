@@ -67,6 +67,12 @@ export const fr: MessageCatalog = {
   'input.too_few_items': 'Le champ {field} doit contenir au moins {limit} éléments.',
   'input.too_many_items': 'Le champ {field} doit contenir au plus {limit} éléments.',
   'input.bad_format': "Le champ {field} n'a pas le format attendu.",
+  'input.not_media_uri':
+    "Le champ {field} doit être l'URI service:// d'un fichier envoyé (service://files/fil_...) ou une URL https://.",
+  'input.media_not_found':
+    "Le champ {field} ne désigne aucun fichier prêt de ce compte. Envoyez et validez (commit) le fichier, puis utilisez l'uri renvoyée par la validation.",
+  'input.media_wrong_kind':
+    'Le champ {field} accepte les fichiers de type {kind} ; le fichier désigné est {contentType}.',
   'balance.insufficient': 'Solde insuffisant : les fonds disponibles ne couvrent pas cette requête.',
   'spend_cap.reached': 'Le plafond de dépenses quotidien de cette clé API ne couvre pas cette requête.',
   'quote.expired_or_changed':
@@ -90,6 +96,10 @@ export const fr: MessageCatalog = {
     "La requête a été refusée par la politique de contenu. Rien n'a été facturé.",
   'task.error.internal_error':
     "La tâche a échoué à cause d'une erreur interne. La réserve a été libérée ; vous pouvez relancer la tâche.",
+  'task.error.input_unavailable':
+    "Un fichier média de l'entrée n'a pas pu être lu : le fichier n'est plus disponible, ou son URL a été refusée, était injoignable, a répondu par une erreur ou est trop volumineuse. Rien n'a été facturé.",
+  'task.error.input_invalid':
+    "Un fichier média de l'entrée n'est pas un fichier pris en charge du type qu'accepte son champ. Rien n'a été facturé.",
   'task.not_retryable': 'Seule une tâche échouée, expirée ou annulée peut être relancée.',
   'task.purged_not_retryable': "Une tâche purgée ne peut pas être relancée : son prompt n'existe plus.",
   'task.not_terminal': "La tâche est encore en file d'attente ou en cours. Attendez un état final.",

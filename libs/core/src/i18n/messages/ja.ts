@@ -66,6 +66,12 @@ export const ja: MessageCatalog = {
   'input.too_few_items': 'フィールド {field} には {limit} 個以上の要素が必要です。',
   'input.too_many_items': 'フィールド {field} の要素は {limit} 個までです。',
   'input.bad_format': 'フィールド {field} の形式が正しくありません。',
+  'input.not_media_uri':
+    'フィールド {field} には、アップロード済みファイルの service:// URI（service://files/fil_...）または https:// URL を指定してください。',
+  'input.media_not_found':
+    'フィールド {field} は、このアカウントの準備済みファイルを指していません。ファイルをアップロードしてコミットし、コミットで返された uri を使用してください。',
+  'input.media_wrong_kind':
+    'フィールド {field} は {kind} ファイルを受け付けますが、指定されたファイルは {contentType} です。',
   'balance.insufficient': '残高不足です。利用可能な資金ではこのリクエストを賄えません。',
   'spend_cap.reached': 'この API キーの1日あたりの支出上限ではこのリクエストを賄えません。',
   'quote.expired_or_changed':
@@ -89,6 +95,10 @@ export const ja: MessageCatalog = {
     'リクエストはコンテンツポリシーにより拒否されました。料金は発生していません。',
   'task.error.internal_error':
     '内部エラーのためタスクが失敗しました。保留額は解放されました。タスクを再試行できます。',
+  'task.error.input_unavailable':
+    '入力のメディアファイルを読み取れませんでした。ファイルが利用できなくなったか、URL が拒否された、到達できなかった、エラーを返した、またはサイズが大きすぎます。料金は発生していません。',
+  'task.error.input_invalid':
+    '入力のメディアファイルが、そのフィールドが受け付ける種類のサポート対象ファイルではありません。料金は発生していません。',
   'task.not_retryable': '再試行できるのは、失敗・期限切れ・キャンセル済みのタスクのみです。',
   'task.purged_not_retryable': 'パージ済みのタスクは再試行できません。プロンプトがすでに削除されています。',
   'task.not_terminal': 'タスクはまだ待機中または実行中です。終了状態になるまでお待ちください。',

@@ -66,6 +66,11 @@ export const ko: MessageCatalog = {
   'input.too_few_items': '{field} 필드에는 최소 {limit}개의 항목이 필요합니다.',
   'input.too_many_items': '{field} 필드에는 최대 {limit}개의 항목만 허용됩니다.',
   'input.bad_format': '{field} 필드의 형식이 올바르지 않습니다.',
+  'input.not_media_uri':
+    '{field} 필드는 업로드한 파일의 service:// URI(service://files/fil_...) 또는 https:// URL이어야 합니다.',
+  'input.media_not_found':
+    '{field} 필드가 이 계정의 준비된 파일을 가리키지 않습니다. 파일을 업로드하고 커밋한 뒤 커밋 응답의 uri를 사용하세요.',
+  'input.media_wrong_kind': '{field} 필드는 {kind} 파일을 받지만, 지정한 파일은 {contentType}입니다.',
   'balance.insufficient': '잔액이 부족합니다. 사용 가능한 자금으로 이 요청을 처리할 수 없습니다.',
   'spend_cap.reached': '이 API 키의 일일 지출 한도로는 이 요청을 처리할 수 없습니다.',
   'quote.expired_or_changed': '견적이 만료되었거나 이 요청과 일치하지 않습니다. 새 견적을 요청하세요.',
@@ -86,6 +91,10 @@ export const ko: MessageCatalog = {
   'task.error.content_rejected': '요청이 콘텐츠 정책에 의해 거부되었습니다. 요금은 청구되지 않았습니다.',
   'task.error.internal_error':
     '내부 오류로 작업이 실패했습니다. 보류 금액은 해제되었으며 작업을 다시 시도할 수 있습니다.',
+  'task.error.input_unavailable':
+    '입력의 미디어 파일을 읽을 수 없습니다. 파일을 더 이상 사용할 수 없거나, URL이 거부되었거나, 연결할 수 없거나, 오류로 응답했거나, 너무 큽니다. 요금은 청구되지 않았습니다.',
+  'task.error.input_invalid':
+    '입력의 미디어 파일이 해당 필드가 받는 종류의 지원되는 파일이 아닙니다. 요금은 청구되지 않았습니다.',
   'task.not_retryable': '실패, 만료 또는 취소된 작업만 다시 시도할 수 있습니다.',
   'task.purged_not_retryable':
     '영구 삭제(purge)된 작업은 다시 시도할 수 없습니다. 프롬프트가 더 이상 존재하지 않습니다.',

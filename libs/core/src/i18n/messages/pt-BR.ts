@@ -65,6 +65,12 @@ export const ptBR: MessageCatalog = {
   'input.too_few_items': 'O campo {field} deve ter pelo menos {limit} itens.',
   'input.too_many_items': 'O campo {field} deve ter no máximo {limit} itens.',
   'input.bad_format': 'O campo {field} não está no formato esperado.',
+  'input.not_media_uri':
+    'O campo {field} deve ser a URI service:// de um arquivo enviado (service://files/fil_...) ou uma URL https://.',
+  'input.media_not_found':
+    'O campo {field} não indica um arquivo pronto desta conta. Envie e confirme (commit) o arquivo e use a uri retornada pela confirmação.',
+  'input.media_wrong_kind':
+    'O campo {field} aceita arquivos do tipo {kind}; o arquivo indicado é {contentType}.',
   'balance.insufficient': 'Saldo insuficiente: os fundos disponíveis não cobrem esta solicitação.',
   'spend_cap.reached': 'O limite de gastos diário desta chave de API não cobre esta solicitação.',
   'quote.expired_or_changed':
@@ -86,6 +92,10 @@ export const ptBR: MessageCatalog = {
   'task.error.content_rejected': 'A solicitação foi recusada pela política de conteúdo. Nada foi cobrado.',
   'task.error.internal_error':
     'A tarefa falhou por um erro interno. A reserva foi liberada; você pode tentar a tarefa novamente.',
+  'task.error.input_unavailable':
+    'Não foi possível ler um arquivo de mídia da entrada: o arquivo não está mais disponível, ou sua URL foi recusada, não pôde ser alcançada, respondeu com um erro ou é grande demais. Nada foi cobrado.',
+  'task.error.input_invalid':
+    'Um arquivo de mídia da entrada não é um arquivo compatível do tipo que seu campo aceita. Nada foi cobrado.',
   'task.not_retryable': 'Apenas uma tarefa com falha, expirada ou cancelada pode ser repetida.',
   'task.purged_not_retryable': 'Uma tarefa expurgada não pode ser repetida: o prompt dela não existe mais.',
   'task.not_terminal': 'A tarefa ainda está na fila ou em execução. Aguarde um estado final.',

@@ -56,6 +56,11 @@ export const zhHant: MessageCatalog = {
   'input.too_few_items': '欄位 {field} 至少需要 {limit} 個項目。',
   'input.too_many_items': '欄位 {field} 最多只能有 {limit} 個項目。',
   'input.bad_format': '欄位 {field} 的格式不符合要求。',
+  'input.not_media_uri':
+    '欄位 {field} 必須是已上傳檔案的 service:// URI（service://files/fil_...）或 https:// URL。',
+  'input.media_not_found':
+    '欄位 {field} 並未指向此帳戶中已就緒的檔案。請上傳並提交（commit）檔案，再使用提交回應中的 uri。',
+  'input.media_wrong_kind': '欄位 {field} 接受 {kind} 檔案；所指定的檔案為 {contentType}。',
   'balance.insufficient': '餘額不足：可用資金不足以支付此請求。',
   'spend_cap.reached': '此 API 金鑰的每日支出上限不足以支付此請求。',
   'quote.expired_or_changed': '報價已過期或與此請求不符。請重新取得報價。',
@@ -71,6 +76,9 @@ export const zhHant: MessageCatalog = {
   'task.error.upstream_failed': '模型供應商未能產生結果。預留金額已釋放；您可以重試此任務。',
   'task.error.content_rejected': '此請求因內容政策而遭拒絕。未收取任何費用。',
   'task.error.internal_error': '任務因內部錯誤而失敗。預留金額已釋放；您可以重試此任務。',
+  'task.error.input_unavailable':
+    '無法讀取輸入中的媒體檔案：該檔案已無法使用，或其 URL 遭拒、無法連線、回應錯誤或檔案過大。未收取任何費用。',
+  'task.error.input_invalid': '輸入中的媒體檔案不是其欄位所接受種類的支援檔案。未收取任何費用。',
   'task.not_retryable': '只有失敗、已過期或已取消的任務可以重試。',
   'task.purged_not_retryable': '已清除（purge）的任務無法重試：其提示內容已不存在。',
   'task.not_terminal': '任務仍在排隊或執行中。請等待其進入終止狀態。',

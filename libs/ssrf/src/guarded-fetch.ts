@@ -1,0 +1,150 @@
+import { request, type RequestOptions } from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import type { SecureContext } from 'node:tls';
+import { checkCallbackUrl } from './callback-url-check';
+import { createGuardedLookup, isBlockedAddressError } from './guarded-lookup';
+import type { HostResolver } from './host-resolver';
+import type { PrivateCidrAllowList } from './private-cidr-allow-list';
+
+export interface GuardedFetchOptions {
+  /** Private ranges the source may resolve to anyway (`FETCH_ALLOW_PRIVATE_CIDRS`); none by default. */
+  readonly allowPrivateCidrs?: PrivateCidrAllowList;
+  /** The CAs to trust (the public ones plus `FETCH_CA_FILE`); Node's default when absent. */
+  readonly secureContext?: SecureContext;
+  /** The resolver the guard asks (the system's by default); for tests. */
+  readonly resolver?: HostResolver;
+  /** Sent once, as `Authorization: Bearer`, to the first URL only (never to a redirect's target). */
+  readonly accessToken?: string;
+  /** Bigger bodies fail (`too_large`) while they stream in. */
+  readonly maxBytes: number;
+  /** How long the source may send nothing (no headers, no next chunk). */
+  readonly idleTimeoutMs: number;
+  readonly maxRedirects: number;
+  readonly userAgent: string;
+  /** Aborts the fetch; it then rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+}
+
+export interface FetchedBody {
+  readonly bytes: Buffer;
+  /** The Content-Type the source declared, when it did. */
+  readonly contentType: string | undefined;
+  /** The URL the bytes came from (the last of any redirects). */
+  readonly url: string;
+}
+
+/**
+ * Why a guarded fetch failed. `url_refused`: the URL is not https on port 443 without credentials, or its
+ * host does not resolve to public (or allowed) addresses, at acceptance or at connection; `redirect_refused`:
+ * a redirect whose target fails the same checks, has no Location, or one too many; `http_status`: an answer
+ * other than 200 (`status`); `unreachable`: the connection failed, was cut or stayed idle; `too_large`: the
+ * body passed `maxBytes` (`limit`).
+ */
+export type GuardedFetchFailure =
+  'url_refused' | 'redirect_refused' | 'http_status' | 'unreachable' | 'too_large';
+
+export class GuardedFetchError extends Error {
+  override readonly name = 'GuardedFetchError';
+  constructor(
+    readonly reason: GuardedFetchFailure,
+    readonly status?: number,
+  ) {
+    super(status === undefined ? `guarded fetch: ${reason}` : `guarded fetch: ${reason} (HTTP ${status})`);
+  }
+}
+
+/**
+ * GET of a URL a client gave (an import, a media URL in task input), through the guard of callbacks: https
+ * on port 443, no credentials in the URL, every resolved address public (or in the allow list), checked when
+ * the URL is accepted and again when the connection is made (DNS rebinding), on a socket of its own. A
+ * redirect is followed only to a URL that passes the same checks, at most `maxRedirects` times, and never
+ * carries the token. The body is read with the size limit enforced while it arrives. Nothing here logs the
+ * URL or the token.
+ */
+export async function fetchGuarded(url: string, options: GuardedFetchOptions): Promise<FetchedBody> {
+  let current = url;
+  for (let hop = 0; ; hop += 1) {
+    options.signal?.throwIfAborted();
+    const refused = hop === 0 ? 'url_refused' : 'redirect_refused';
+    const checked = await checkCallbackUrl(current, {
+      requireHttps: true,
+      allowPrivateCidrs: options.allowPrivateCidrs,
+      ...(options.resolver ? { lookup: options.resolver } : {}),
+    });
+    if (!checked.ok) throw new GuardedFetchError(refused);
+    const response = await get(checked.url, hop === 0 ? options.accessToken : undefined, options, refused);
+    const status = response.statusCode ?? 0;
+    if (status >= 300 && status < 400) {
+      const location = response.headers.location;
+      response.destroy();
+      if (!location || hop >= options.maxRedirects) throw new GuardedFetchError('redirect_refused');
+      try {
+        current = new URL(location, checked.url).href;
+      } catch {
+        throw new GuardedFetchError('redirect_refused');
+      }
+      continue;
+    }
+    if (status !== 200) {
+      response.destroy();
+      throw new GuardedFetchError('http_status', status);
+    }
+    const bytes = await readBody(response, options);
+    return { bytes, contentType: response.headers['content-type'], url: checked.url };
+  }
+}
+
+function get(
+  url: string,
+  token: string | undefined,
+  options: GuardedFetchOptions,
+  refused: GuardedFetchFailure,
+): Promise<IncomingMessage> {
+  const requestOptions: RequestOptions = {
+    method: 'GET',
+    agent: false,
+    headers: {
+      accept: '*/*',
+      'user-agent': options.userAgent,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    lookup: createGuardedLookup({
+      allowPrivateCidrs: options.allowPrivateCidrs,
+      ...(options.resolver ? { lookup: options.resolver } : {}),
+    }),
+    ...(options.secureContext ? { secureContext: options.secureContext } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, requestOptions, resolve);
+    outgoing.setTimeout(options.idleTimeoutMs, () => outgoing.destroy(new Error('timeout')));
+    outgoing.on('error', (error) => {
+      if (options.signal?.aborted) reject(options.signal.reason);
+      else if (isBlockedAddressError(error)) reject(new GuardedFetchError(refused));
+      else reject(new GuardedFetchError('unreachable'));
+    });
+    outgoing.end();
+  });
+}
+
+async function readBody(response: IncomingMessage, options: GuardedFetchOptions): Promise<Buffer> {
+  if (Number(response.headers['content-length'] ?? 0) > options.maxBytes) {
+    response.destroy();
+    throw new GuardedFetchError('too_large');
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > options.maxBytes) throw new GuardedFetchError('too_large');
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    response.destroy();
+    if (options.signal?.aborted) throw options.signal.reason;
+    throw error instanceof GuardedFetchError ? error : new GuardedFetchError('unreachable');
+  }
+  if (!response.complete) throw new GuardedFetchError('unreachable');
+  return Buffer.concat(chunks, size);
+}
