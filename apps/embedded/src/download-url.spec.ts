@@ -358,7 +358,7 @@ describe('retention: purging a task never deletes a file the asset library keeps
         headers: { ...auth, ...headers },
         body: {
           model: 'local/sketch',
-          input: { prompt: 'again', image_url: file.uri, width: 64, height: 64 },
+          input: { prompt: 'again', image: file.uri, width: 64, height: 64 },
         },
       });
       expect(reply.status).toBe(202);
