@@ -80,7 +80,7 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
   }, 240_000);
 
   afterAll(async () => {
-    await Promise.all([gateway, compat, ...others.values()].filter(Boolean).map((app) => app.stop()));
+    await Promise.all([gateway, compat, media, ...others.values()].filter(Boolean).map((app) => app.stop()));
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
