@@ -11,3 +11,4 @@ export * from './provider.ports';
 export * from './text-tasks.ports';
 export * from './files.ports';
 export * from './media-input.ports';
+export * from './fleet';
