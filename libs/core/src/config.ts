@@ -19,6 +19,14 @@ export const ConfigSchema = Type.Object(
       default: 8080,
       description: 'Port to listen on (0 picks a free one).',
     }),
+    METRICS_PORT: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 65535,
+        description:
+          'Serve GET /metrics (Prometheus) on this port of HOST alone, and not on PORT; unset: on PORT, beside /healthz.',
+      }),
+    ),
     DATA_DIR: Type.String({
       minLength: 1,
       default: './data',

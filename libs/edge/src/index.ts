@@ -1,4 +1,4 @@
-export { installEdge, SerializedJson } from './install-edge';
+export { installEdge, SerializedJson, type RequestObserver } from './install-edge';
 export { installDirectRoutes } from './direct-routes';
 export { routeFamily, type RouteFamily } from './route-family';
 export { renderError } from './error-responder';

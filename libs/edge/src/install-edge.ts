@@ -21,7 +21,7 @@ import { bearerToken, compatApiKey, nativeApiKey, refuseQueryCredential } from '
 import { installFormFields } from './form-fields';
 import type { EdgeState } from './edge-state';
 import type { RateDecision, RateLimitStore, TokenBucketPolicy } from './rate-limit';
-import { routeFamily, usesEnvelope } from './route-family';
+import { routeFamily, usesEnvelope, type RouteFamily } from './route-family';
 import { refuseIllFormedInput } from './well-formed-request';
 
 /** A key verifier whose recent answers can be read without waiting (see CachedApiKeyAuthenticator). */
@@ -42,6 +42,13 @@ export interface EdgeDependencies {
   readonly logger: Logger;
   /** True once SIGTERM arrived: new work is refused with 503 while in-flight requests finish. */
   readonly isDraining: () => boolean;
+  /** Where each finished request's duration goes (the `/metrics` histogram), by route family and status. */
+  readonly requests?: RequestObserver;
+}
+
+/** Takes one observation per finished request; must be cheap (it runs on every request). */
+export interface RequestObserver {
+  observe(family: RouteFamily, status: number, seconds: number): void;
 }
 
 /** Sets the rate headers of a decision on the reply; a refusal throws 429 with Retry-After. */
@@ -206,21 +213,28 @@ export function installEdge(fastify: FastifyInstance, deps: EdgeDependencies): v
     },
   );
 
-  // The access line: one per request, through the root logger with `request_id`. No hook at all when the
-  // configured level drops it (the level is fixed at start).
-  if (deps.logger.isLevelEnabled('info')) {
+  // The access line and the duration histogram: one hook for both, and none at all when the configured level
+  // drops the line and nothing observes durations (the level is fixed at start).
+  const logs = deps.logger.isLevelEnabled('info');
+  const requests = deps.requests;
+  if (logs || requests) {
     fastify.addHook('onResponse', (request, reply, done) => {
-      const ms = Math.round(reply.elapsedTime * 10) / 10;
-      deps.logger.info(
-        {
-          request_id: request.id,
-          method: request.method,
-          url: loggableUrl(request.url),
-          status: reply.statusCode,
-          ms,
-        },
-        'request completed',
-      );
+      // A request the edge's onRequest hook never saw (refused by Fastify before it) counts as a system route.
+      if (requests)
+        requests.observe(request.edge?.family ?? 'system', reply.statusCode, reply.elapsedTime / 1000);
+      if (logs) {
+        const ms = Math.round(reply.elapsedTime * 10) / 10;
+        deps.logger.info(
+          {
+            request_id: request.id,
+            method: request.method,
+            url: loggableUrl(request.url),
+            status: reply.statusCode,
+            ms,
+          },
+          'request completed',
+        );
+      }
       done();
     });
   }

@@ -1,5 +1,6 @@
+import type { Server } from 'node:http';
 import { NestFactory } from '@nestjs/core';
-import { LogController } from 'fastify';
+import { LogController, type FastifyInstance } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IdPrefix } from '@gen/contracts';
 import { describeConfig, newId, type AppConfig, type Logger } from '@gen/core';
@@ -20,6 +21,7 @@ import { PublicBaseUrl } from './object-storage.providers';
 import { LocalObjectStorage, OBJECT_STORAGE, installLocalObjectRoutes } from '@gen/storage';
 import { NestPinoLogger } from './nest-logger';
 import { EVENT_BUS, InProcessEventBus } from '@gen/messaging';
+import { METRICS, Metrics, installMetricsRoute, portOf, serveMetrics } from '@gen/observability';
 
 function optional<T>(
   app: NestFastifyApplication,
@@ -59,6 +61,8 @@ export async function createHttpApp(
   app.useGlobalFilters(new EnvelopeExceptionFilter(config.BODY_LIMIT_BYTES));
   const lifecycle = app.get(Lifecycle);
   const routes = recordRoutes(app.getHttpAdapter().getInstance());
+  // An app composed without the PlatformModule (a bench) still measures its requests.
+  const metrics = optional<Metrics>(app, METRICS) ?? new Metrics();
   // An app without an accounts module has null verifiers: it mounts no authenticated route (checked below).
   const credentials = app.get(EdgeCredentials).verifiers();
   installEdge(app.getHttpAdapter().getInstance(), {
@@ -70,8 +74,10 @@ export async function createHttpApp(
     perKeyPolicy: { burst: config.RATE_LIMIT_BURST, refillPerMinute: config.RATE_LIMIT_PER_MINUTE },
     logger,
     isDraining: () => lifecycle.isDraining(),
+    requests: metrics.requests,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  serveMetricsOf(fastify, metrics, config, logger);
   // Embedded mode serves its own signed object URLs; S3 serves them in distributed mode.
   const storage = optional<unknown>(app, OBJECT_STORAGE);
   if (storage instanceof LocalObjectStorage) installLocalObjectRoutes(fastify, storage);
@@ -88,6 +94,26 @@ export async function createHttpApp(
   if (bus instanceof InProcessEventBus) bus.open();
   logger.info({ config: describeConfig(config) }, 'configuration loaded');
   return app;
+}
+
+/**
+ * `GET /metrics` on the app's port, or alone on METRICS_PORT (opened when the app listens, closed with it): see
+ * docs/operations.md for why a fleet behind an ingress sets it.
+ */
+function serveMetricsOf(fastify: FastifyInstance, metrics: Metrics, config: AppConfig, logger: Logger): void {
+  const port = config.METRICS_PORT;
+  if (port === undefined) {
+    installMetricsRoute(fastify, metrics);
+    return;
+  }
+  let server: Server | undefined;
+  fastify.addHook('onListen', async () => {
+    server = await serveMetrics(metrics, config.HOST, port);
+    logger.info({ port: portOf(server), path: '/metrics' }, 'metrics listening');
+  });
+  fastify.addHook('onClose', async () => {
+    if (server) await new Promise((resolve) => server?.close(resolve));
+  });
 }
 
 /** The base URL clients use: PUBLIC_BASE_URL, or the address actually bound. */

@@ -14,6 +14,7 @@ import { INFRASTRUCTURE_EXPORTS, infrastructureProviders } from './infrastructur
 import { Lifecycle } from './lifecycle';
 import { PublicBaseUrl, objectStorageProviders } from './object-storage.providers';
 import { OBJECT_STORAGE } from '@gen/storage';
+import { METRICS, Metrics } from '@gen/observability';
 
 export interface PlatformOptions {
   readonly config: AppConfig;
@@ -46,6 +47,8 @@ export class PlatformModule {
         },
         Lifecycle,
         EdgeCredentials,
+        // The app's registry: what every lib's gauges and the edge's request histogram report to (/metrics).
+        { provide: METRICS, useFactory: () => new Metrics() },
         { provide: READINESS_PROBE, useExisting: Lifecycle },
         { provide: OPENAPI_DOCUMENT, useValue: buildOpenApiDocument([systemOpenApi, ...options.openApi]) },
         ...infrastructureProviders(options.appName ?? 'generation-task-service', options.logger),
@@ -59,6 +62,7 @@ export class PlatformModule {
         Lifecycle,
         EdgeCredentials,
         OPENAPI_DOCUMENT,
+        METRICS,
         ...INFRASTRUCTURE_EXPORTS,
         OBJECT_STORAGE,
         PublicBaseUrl,

@@ -6,3 +6,4 @@ export * from './prisma-schema-engine';
 export * from './fixtures';
 export * from './fixture-files';
 export * from './tls';
+export * from './metrics-text';
