@@ -63,6 +63,35 @@ describe('KafkaEventBus against the real broker', () => {
       expect(new Set(seen.get(topic))).toEqual(new Set(Array.from({ length: 60 }, (_, i) => i)));
   });
 
+  it('reports the lag of each group it consumes with: uncommitted messages, down to 0 once handled', async () => {
+    const topic = `e2e-lag-${randomBytes(4).toString('hex')}`;
+    const consumer = bus();
+    expect(await consumer.consumerLag()).toEqual([]);
+    let open: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let handled = 0;
+    await consumer.subscribe(topic, `g-${topic}`, async () => {
+      await gate;
+      handled += 1;
+    });
+    await bus().publish(
+      topic,
+      Array.from({ length: 30 }, (_, i) => event(`k${i % 6}`, i)),
+    );
+    // Every partition's first message waits at the gate: nothing is committed, all 30 are behind.
+    const group = `g-${topic}@${topic}`;
+    expect(await consumer.consumerLag()).toEqual([{ topic, group, lag: 30 }]);
+    open();
+    await until(() => handled >= 30);
+    const deadline = Date.now() + 30_000;
+    let lag = await consumer.consumerLag();
+    while (lag[0]!.lag > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      lag = await consumer.consumerLag();
+    }
+    expect(lag).toEqual([{ topic, group, lag: 0 }]);
+  });
+
   it('loses nothing when a consumer stops and another member of its group takes over', async () => {
     const topic = `e2e-restart-${randomBytes(4).toString('hex')}`;
     const group = `g-${topic}`;

@@ -19,6 +19,7 @@ import { ReleaseStaleHoldsUseCase } from './use-cases/release-stale-holds.use-ca
 import { ReserveHoldUseCase } from './use-cases/reserve-hold.use-case';
 import { SettleHoldUseCase } from './use-cases/settle-hold.use-case';
 import { StaleHoldsSweeper } from './workers/stale-holds.sweeper';
+import { BillingMetrics } from './workers/billing-metrics';
 
 export interface BillingModuleOptions extends Partial<BillingOptions> {
   /** Serve `/api/v1/chat/credit` and `/admin/v1/accounts/{id}/credits` (default true): the gateway; embedded mode. */
@@ -48,6 +49,7 @@ export interface BillingModuleOptions extends Partial<BillingOptions> {
     ReleaseStaleHoldsUseCase,
     HoldsService,
     StaleHoldsSweeper,
+    BillingMetrics,
     TaskLifecycleConsumer,
     BillingOutboxRelay,
     { provide: FUNDS_PORT, useExisting: AddCreditUseCase },

@@ -1,5 +1,5 @@
 export { ULID_PATTERN, idSchema, newId, randomBase62, ulidIdPattern } from './ids';
-export { NANOS_PER_USD, formatUsd, multiplyE9, parseUsd } from './money';
+export { NANOS_PER_USD, formatUsd, multiplyE9, parseUsd, usdForMetrics } from './money';
 export { USD_AMOUNT_PATTERN, UsdAmount, UsdDecimal } from './money-schema';
 export { CLOCK, systemClock, type Clock } from './clock';
 export { hashSecret, sameHash } from './secret-hash';

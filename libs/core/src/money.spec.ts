@@ -1,4 +1,4 @@
-import { formatUsd, multiplyE9, NANOS_PER_USD, parseUsd } from './money';
+import { formatUsd, multiplyE9, NANOS_PER_USD, parseUsd, usdForMetrics } from './money';
 
 describe('parseUsd', () => {
   it.each([
@@ -167,5 +167,26 @@ describe('multiplyE9 on negative amounts (regression)', () => {
     expect(multiplyE9(-16n, 100_000_000n)).toBe(-2n); // -1.6
     expect(multiplyE9(-15n, 100_000_000n)).toBe(-2n); // -1.5
     expect(multiplyE9(15n, 100_000_000n)).toBe(2n); // 1.5
+  });
+});
+
+describe('usdForMetrics', () => {
+  it.each([
+    [0n, 0],
+    [1n, 1e-9],
+    [25_500_000_000n, 25.5],
+    [2_000_000n, 0.002],
+    // 0.1 + 0.2 in floats is 0.30000000000000004; the amount read once is the float nearest to 0.3.
+    [300_000_000n, 0.3],
+    [8_999_999_999_999_999n, 8999999.999999999],
+  ])('reads %s nano-USD as %s USD', (nanos, usd) => {
+    expect(usdForMetrics(nanos)).toBe(usd);
+  });
+
+  it('is the nearest float to a sum too large for float nano-USD', () => {
+    // 2^53 + 1 nano-USD: as a float of nano-USD it would be 2^53; in USD it is the float nearest to it.
+    const nanos = 9_007_199_254_740_993n;
+    expect(usdForMetrics(nanos)).toBe(9007199.254740993);
+    expect(usdForMetrics(-nanos)).toBe(-9007199.254740993);
   });
 });

@@ -30,3 +30,13 @@ export function multiplyE9(nanos: bigint, factorE9: bigint): bigint {
   const rounded = magnitude / NANOS_PER_USD;
   return product < 0n ? -rounded : rounded;
 }
+
+/**
+ * nano-USD as a float number of USD, for metrics only (a Prometheus sample is a float64): the exact decimal
+ * (`formatUsd`) parsed once, so the result is the float nearest to the amount: within half a nano-USD up to
+ * 2^22 (about 4.2 million) USD, beyond that within float64's 15-16 significant digits. Never use it to compute
+ * an amount.
+ */
+export function usdForMetrics(nanos: bigint): number {
+  return Number(formatUsd(nanos));
+}

@@ -1,6 +1,14 @@
 import type { EventEnvelope } from '@gen/contracts';
 import type { Logger } from '@gen/core';
-import { Kafka, Partitioners, logLevel, type Consumer, type LogEntry, type Producer } from 'kafkajs';
+import {
+  Kafka,
+  Partitioners,
+  logLevel,
+  type Admin,
+  type Consumer,
+  type LogEntry,
+  type Producer,
+} from 'kafkajs';
 import type { EventBus, EventHandler, Subscription } from './event-bus';
 
 export interface KafkaEventBusOptions {
@@ -53,6 +61,9 @@ export class KafkaEventBus implements EventBus {
   private readonly kafka: Kafka;
   private readonly producer: Producer;
   private readonly consumers = new Set<Consumer>();
+  /** What each consumer reads (its Kafka topic and group), for `consumerLag`. */
+  private readonly reads = new Map<Consumer, { readonly topic: string; readonly groupId: string }>();
+  private lagAdmin: { readonly admin: Admin; readonly connected: Promise<void> } | undefined;
   private connected: Promise<void> | undefined;
   private readonly topics = new Map<string, Promise<void>>();
 
@@ -143,11 +154,13 @@ export class KafkaEventBus implements EventBus {
       maxWaitTimeInMs: 1000,
     });
     this.consumers.add(consumer);
+    this.reads.set(consumer, { topic, groupId: kafkaGroupId(this.named(group), topic) });
     try {
       await consumer.connect();
       await consumer.subscribe({ topic, fromBeginning: true });
     } catch (error) {
       this.consumers.delete(consumer);
+      this.reads.delete(consumer);
       await consumer.disconnect().catch(() => undefined);
       throw error;
     }
@@ -169,14 +182,52 @@ export class KafkaEventBus implements EventBus {
     return {
       stop: async () => {
         this.consumers.delete(consumer);
+        this.reads.delete(consumer);
         await consumer.disconnect();
       },
     };
   }
 
+  /**
+   * How far each group this process consumes with is behind, per topic: the messages of the topic's partitions
+   * past the group's committed offsets (all of a partition's messages while the group has committed nothing).
+   * Asked of the broker (one admin connection, opened on the first call): the group's offsets, whichever of its
+   * members committed them. Empty when this process consumes nothing.
+   */
+  async consumerLag(): Promise<{ topic: string; group: string; lag: number }[]> {
+    const reads = new Map([...this.reads.values()].map((r) => [`${r.groupId}\n${r.topic}`, r]));
+    if (reads.size === 0) return [];
+    if (!this.lagAdmin) {
+      const admin = this.kafka.admin();
+      this.lagAdmin = { admin, connected: admin.connect() };
+      this.lagAdmin.connected.catch(() => (this.lagAdmin = undefined));
+    }
+    const { admin, connected } = this.lagAdmin;
+    await connected;
+    return Promise.all(
+      [...reads.values()].map(async ({ topic, groupId }) => {
+        const [ends, [committed]] = await Promise.all([
+          admin.fetchTopicOffsets(topic),
+          admin.fetchOffsets({ groupId, topics: [topic] }),
+        ]);
+        const done = new Map(committed?.partitions.map((p) => [p.partition, Number(p.offset)]) ?? []);
+        let lag = 0;
+        for (const { partition, high, low } of ends) {
+          const at = done.get(partition) ?? -1;
+          lag += Math.max(0, Number(high) - (at >= 0 ? at : Number(low)));
+        }
+        return { topic, group: groupId, lag };
+      }),
+    );
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.consumers].map((c) => c.disconnect()));
     this.consumers.clear();
+    this.reads.clear();
+    const lagAdmin = this.lagAdmin;
+    this.lagAdmin = undefined;
+    if (lagAdmin) await lagAdmin.admin.disconnect().catch(() => undefined);
     if (this.connected) await this.producer.disconnect();
   }
 }

@@ -1,4 +1,11 @@
-import { Inject, Injectable, Optional, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Optional,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type Provider,
+} from '@nestjs/common';
 import { APP_CONFIG, type AppConfig, type Logger } from '@gen/core';
 import {
   CACHE,
@@ -14,6 +21,7 @@ import {
 import { CIRCUIT_STATE, type CircuitStatePort } from '@gen/contracts';
 import { EVENT_BUS, InProcessEventBus, KafkaEventBus, type EventBus } from '@gen/messaging';
 import { MemoryCircuitState, RedisCircuitState } from '@gen/providers';
+import { METRICS, cached, type Metrics } from '@gen/observability';
 import Redis from 'ioredis';
 
 /** The process's one Redis connection in distributed mode; null in embedded mode. */
@@ -34,6 +42,37 @@ class InfrastructureShutdown implements OnApplicationShutdown {
     if (this.circuits instanceof RedisCircuitState) this.circuits.stop();
     await this.bus.close();
     if (this.redis) await this.redis.quit().catch(() => this.redis?.disconnect());
+  }
+}
+
+/** How long one reading of the consumer lag serves scrapes (it costs the broker two requests per topic). */
+export const KAFKA_LAG_CACHE_MS = 2000;
+
+/**
+ * `kafka_consumer_lag{topic,group}` on scrape, in an app whose bus is Kafka: per topic this process consumes,
+ * how many messages its group has not committed yet (see KafkaEventBus.consumerLag). An app that consumes
+ * nothing reports nothing.
+ */
+@Injectable()
+class KafkaLagMetrics implements OnApplicationBootstrap {
+  constructor(
+    @Inject(EVENT_BUS) private readonly bus: EventBus,
+    @Optional() @Inject(METRICS) private readonly metrics: Metrics | null,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const bus = this.bus;
+    if (!(bus instanceof KafkaEventBus) || !this.metrics) return;
+    const read = cached(KAFKA_LAG_CACHE_MS, () => bus.consumerLag());
+    this.metrics
+      .gauge(
+        'kafka_consumer_lag',
+        'Messages of a topic not yet committed by the consumer group of this process that reads it (Kafka names).',
+        ['topic', 'group'],
+      )
+      .source(async () =>
+        (await read()).map(({ topic, group, lag }) => ({ labels: { topic, group }, value: lag })),
+      );
   }
 }
 
@@ -90,6 +129,7 @@ export function infrastructureProviders(appName: string, logger: Logger): Provid
         redis ? new RedisCircuitState(redis, config.REDIS_KEY_PREFIX, { logger }) : new MemoryCircuitState(),
     },
     InfrastructureShutdown,
+    KafkaLagMetrics,
   ];
 }
 

@@ -1,4 +1,4 @@
-import { Global, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Module, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import {
   CIRCUIT_STATE,
   MODEL_ROUTES,
@@ -7,12 +7,20 @@ import {
   type ModelRoutesPort,
 } from '@gen/contracts';
 import { APP_CONFIG, LOGGER, type AppConfig, type Logger } from '@gen/core';
-import { DEFAULT_ADAPTERS, ProviderRegistry, ProviderRouter } from '@gen/providers';
+import { DEFAULT_ADAPTERS, ProviderRegistry, ProviderRouter, circuitMetrics } from '@gen/providers';
+import { METRICS, type Metrics } from '@gen/observability';
 import { parseAllowPrivateCidrs } from '@gen/ssrf';
 
-/** Ends the router's breakers (their timers) when the app stops. */
-class ProviderRouterShutdown implements OnApplicationShutdown {
-  constructor(private readonly router: ProviderRouter) {}
+/** Reports the router's breakers on scrape (`provider_circuit_state`); ends them (their timers) when the app stops. */
+class ProviderRouterLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    private readonly router: ProviderRouter,
+    private readonly metrics: Metrics,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    circuitMetrics(this.metrics, this.router.breakers);
+  }
 
   onApplicationShutdown(): void {
     this.router.close();
@@ -46,9 +54,9 @@ class ProviderRouterShutdown implements OnApplicationShutdown {
     },
     { provide: PROVIDER_PORT, useExisting: ProviderRouter },
     {
-      provide: ProviderRouterShutdown,
-      inject: [ProviderRouter],
-      useFactory: (r: ProviderRouter) => new ProviderRouterShutdown(r),
+      provide: ProviderRouterLifecycle,
+      inject: [ProviderRouter, METRICS],
+      useFactory: (r: ProviderRouter, metrics: Metrics) => new ProviderRouterLifecycle(r, metrics),
     },
   ],
   exports: [PROVIDER_PORT],

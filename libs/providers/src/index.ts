@@ -21,6 +21,7 @@ export * from './resilience/retry-policy';
 export * from './resilience/concurrency-limit';
 export * from './resilience/upstream-breakers';
 export * from './resilience/provider-router';
+export * from './resilience/circuit-metrics';
 export * from './offline/offline.adapter';
 export * from './chat/chat-adapter-factories';
 export * from './registry/default-adapters';

@@ -18,6 +18,7 @@ import { QueueEndpointMessagesUseCase } from './use-cases/queue-endpoint-message
 import { RedeliverWebhookUseCase } from './use-cases/redeliver-webhook.use-case';
 import { RotateEndpointSecretUseCase } from './use-cases/rotate-endpoint-secret.use-case';
 import { UpdateEndpointUseCase } from './use-cases/update-endpoint.use-case';
+import { WebhookMetrics } from './workers/webhook-metrics';
 
 /**
  * Account-level webhook endpoints (management). The providers need DATABASE, CLOCK and APP_CONFIG, and the
@@ -68,7 +69,7 @@ export class WebhooksModule {
         ListTaskWebhooksUseCase,
         RedeliverWebhookUseCase,
         ...ENDPOINT_PROVIDERS,
-        ...(options.workers ? [WebhookDeliveryWorker] : []),
+        ...(options.workers ? [WebhookDeliveryWorker, WebhookMetrics] : []),
       ],
     };
   }

@@ -361,4 +361,16 @@ export class HoldsRepository {
     );
     return rows.map((r) => r.id);
   }
+
+  /**
+   * The holds not final yet (`reserved` or `confirmed`): how many, and the nano-USD they hold. One statement
+   * over the status index; read on scrape for `/metrics`.
+   */
+  async openTotals(): Promise<{ holds: number; heldE9: bigint }> {
+    const [row] = await this.database.query<{ holds: number | string; held: string }>(
+      `SELECT count(*)::int AS "holds", COALESCE(sum("amount_e9"), 0)::text AS "held"
+       FROM "billing"."holds" WHERE "status" IN ('reserved', 'confirmed')`,
+    );
+    return { holds: Number(row?.holds ?? 0), heldE9: BigInt(row?.held ?? '0') };
+  }
 }

@@ -40,6 +40,7 @@ export interface BillingFixture {
   readonly clock: TestClock;
   readonly options: BillingOptions;
   readonly holds: HoldsPort;
+  readonly repository: HoldsRepository;
   readonly confirm: ConfirmHoldUseCase;
   readonly settle: SettleHoldUseCase;
   readonly release: ReleaseHoldUseCase;
@@ -115,6 +116,7 @@ export async function openBillingFixture(
     clock,
     options: settings,
     holds,
+    repository,
     confirm,
     settle,
     release,

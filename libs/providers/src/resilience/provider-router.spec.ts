@@ -9,6 +9,8 @@ import {
   type ModelRoute,
 } from '@gen/contracts';
 import { createLogger } from '@gen/core';
+import { Metrics } from '@gen/observability';
+import { metricValue } from '@gen/testing';
 import { OpenAiChatAdapter } from '../chat/openai-chat.adapter';
 import { UpstreamError, errorKindForStatus, retryAfterMs } from '../chat/upstream-error';
 import { ProviderRegistry } from '../registry/provider-registry';
@@ -16,6 +18,7 @@ import { apiKeyOf, integerSetting, stringSetting, type AdapterFactory } from '..
 import { FakeUpstream, drain, sseFrame } from '../testing/fake-upstream';
 import { MemoryCircuitState } from './circuit-state';
 import { ProviderRouter } from './provider-router';
+import { circuitMetrics } from './circuit-metrics';
 
 /** What the media fake answers to one request. */
 interface MediaReply {
@@ -327,15 +330,26 @@ describe('ProviderRouter against real HTTP upstreams', () => {
       expect([fakes[0]!.requests.length, fakes[1]!.requests.length]).toEqual([2, 1]);
     });
 
-    it('recovers through half-open after breakerResetMs: a good probe closes it and clears the mark', async () => {
+    it('recovers through half-open after breakerResetMs: a good probe closes it and clears the mark (and the metric follows)', async () => {
       const binding = media(fakes[0]!.baseUrl, { breakerVolume: 2, breakerResetMs: 200, maxAttempts: 1 });
       route('img', 'image', binding);
       fakes[0]!.reply({ status: 502, body: 'x' }, { status: 502, body: 'x' });
+      const metrics = new Metrics({ processMetrics: false });
+      circuitMetrics(metrics, router.breakers);
+      const state = async (s: string) =>
+        metricValue(await metrics.render(), 'provider_circuit_state', {
+          endpoint: endpointKey(binding),
+          state: s,
+        });
+      expect(await metrics.render()).not.toContain('provider_circuit_state'); // not called yet
       await router.generate(task('img'), signal());
+      expect([await state('closed'), await state('open'), await state('half_open')]).toEqual([1, 0, 0]);
       await router.generate(task('img'), signal());
       expect(router.canRun('img')).toBe(false);
       expect(circuits.isOpen(endpointKey(binding))).toBe(true);
       expect(circuits.opened[0]!.untilMs - circuits.opened[0]!.at).toBeLessThanOrEqual(200);
+      expect(router.breakers.states()).toEqual([{ endpoint: endpointKey(binding), state: 'open' }]);
+      expect([await state('closed'), await state('open'), await state('half_open')]).toEqual([0, 1, 0]);
       expect(await router.generate(task('img'), signal())).toEqual({
         status: 'failed',
         errorCode: 'upstream_failed',
@@ -345,8 +359,10 @@ describe('ProviderRouter against real HTTP upstreams', () => {
       await new Promise((resolve) => setTimeout(resolve, 260));
       expect(router.canRun('img')).toBe(true);
       expect(circuits.closed).toEqual([]);
+      expect([await state('closed'), await state('open'), await state('half_open')]).toEqual([0, 0, 1]);
       fakes[0]!.reply({ body: 'back' });
       expect((await router.generate(task('img'), signal())).status).toBe('succeeded');
+      expect([await state('closed'), await state('open'), await state('half_open')]).toEqual([1, 0, 0]);
       expect(circuits.closed).toEqual([endpointKey(binding)]);
       expect(circuits.isOpen(endpointKey(binding))).toBe(false);
       expect(router.breakers.isOpen(binding)).toBe(false);

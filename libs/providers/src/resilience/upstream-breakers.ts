@@ -38,6 +38,10 @@ export function breakerSettings(binding: ModelBinding): BreakerSettings {
 
 type Run = () => Promise<unknown>;
 
+/** A breaker's state: calls pass (closed), are refused (open), or one probe may pass (half_open). */
+export type CircuitState = 'closed' | 'open' | 'half_open';
+export const CIRCUIT_STATES: readonly CircuitState[] = ['closed', 'open', 'half_open'];
+
 interface Endpoint {
   readonly breaker: CircuitBreaker<[Run], unknown>;
   readonly settings: BreakerSettings;
@@ -119,6 +123,14 @@ export class UpstreamBreakers {
   admits(binding: ModelBinding): boolean {
     const breaker = this.endpoints.get(endpointKey(binding))?.breaker;
     return !breaker || breaker.closed || breaker.pendingClose;
+  }
+
+  /** The state of each endpoint's breaker: the endpoints this process has called (a breaker is made on the first call). */
+  states(): { endpoint: string; state: CircuitState }[] {
+    return [...this.endpoints].map(([endpoint, { breaker }]) => ({
+      endpoint,
+      state: breaker.opened ? 'open' : breaker.halfOpen ? 'half_open' : 'closed',
+    }));
   }
 
   /** Stops every breaker's timers; for a process (or a test) that is finishing. */

@@ -7,7 +7,15 @@ import {
 } from '@nestjs/common';
 import { Topics } from '@gen/contracts';
 import { CLOCK, type Clock, LOGGER, type Logger } from '@gen/core';
-import { EVENT_BUS, OutboxRelay, type EventBus, type Subscription, OutboxSignal } from '@gen/messaging';
+import {
+  EVENT_BUS,
+  OutboxRelay,
+  outboxMetrics,
+  type EventBus,
+  type Subscription,
+  OutboxSignal,
+} from '@gen/messaging';
+import { METRICS, type Metrics } from '@gen/observability';
 import { DATABASE, type Database } from '@gen/persistence';
 import { IDEMPOTENCY_WINDOW_MS } from '../domain/task-options';
 import { TASKS_SCHEMA, TasksMigrations } from '../persistence/tasks-schema';
@@ -36,6 +44,7 @@ export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplication
   private sweeping: Promise<void> = Promise.resolve();
   private lastCleanup = 0;
   private lastPurge = 0;
+  private removeMetrics: (() => void) | undefined;
 
   constructor(
     @Inject(DATABASE) private readonly database: Database,
@@ -50,6 +59,7 @@ export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplication
     private readonly retention: PurgeTaskUseCase,
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null,
     private readonly outboxSignal: OutboxSignal,
+    @Optional() @Inject(METRICS) private readonly metrics: Metrics | null = null,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -59,6 +69,10 @@ export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplication
       signal: this.outboxSignal,
     });
     this.relay.start();
+    // The process that relays the outbox reports its depth (/metrics).
+    this.removeMetrics = this.metrics
+      ? outboxMetrics(this.metrics, this.database, TASKS_SCHEMA.schema)
+      : undefined;
     this.subscriptions = [
       await this.bus.subscribe(Topics.taskExecution, 'tasks', async (event) => {
         const task = await this.execution.apply(event);
@@ -102,5 +116,6 @@ export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplication
     await this.sweeping;
     await Promise.all(this.subscriptions.map((s) => s.stop()));
     await this.relay?.stop();
+    this.removeMetrics?.();
   }
 }

@@ -182,6 +182,18 @@ export class OutboundQueue<Row> {
     );
   }
 
+  /**
+   * Deliveries still to send (`pending`: neither delivered, failed for good nor dropped), and those of them
+   * whose last attempt failed and wait for a retry. One statement over the due index; read on scrape.
+   */
+  async backlog(): Promise<{ pending: number; failing: number }> {
+    const [row] = await this.db.query<{ pending: number | string; failing: number | string }>(
+      `SELECT count(*)::int AS "pending", (count(*) FILTER (WHERE "attempts" > 0))::int AS "failing"
+       FROM ${this.tables.rows} WHERE "state" = 'pending'`,
+    );
+    return { pending: Number(row?.pending ?? 0), failing: Number(row?.failing ?? 0) };
+  }
+
   async attemptsOf(id: string): Promise<AttemptLogEntry[]> {
     const { attempts, ref } = this.tables;
     const rows = await this.db.query<Record<string, unknown>>(
