@@ -26,6 +26,7 @@ const DEFAULTS = {
   KAFKA_TOPIC_PREFIX: '',
   REDIS_KEY_PREFIX: '',
   S3_KEY_PREFIX: '',
+  OTEL_BSP_SCHEDULE_DELAY: 5000,
 };
 
 const DB_PASSWORD = 'hunter2-Sup3rSecret';
@@ -170,6 +171,10 @@ describe('loadConfig', () => {
     ['TEXT_STREAM_KEEPALIVE_MS', '49'],
     ['TEXT_STREAM_KEEPALIVE_MS', '600001'],
     ['TEXT_STREAM_KEEPALIVE_MS', '1.5'],
+    ['METRICS_PORT', '65536'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],
+    ['OTEL_EXPORTER_OTLP_PROTOCOL', 'http/protobuf'],
+    ['OTEL_EXPORTER_OTLP_PROTOCOL', 'grpc'],
   ])('refuses %s=%j with a ConfigError naming the setting and the value', (name, value) => {
     const error = configError({ [name]: value });
     expect(error.setting).toBe(name);

@@ -27,6 +27,39 @@ export const ConfigSchema = Type.Object(
           'Serve GET /metrics (Prometheus) on this port of HOST alone, and not on PORT; unset: on PORT, beside /healthz.',
       }),
     ),
+    OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
+      Type.String({
+        pattern: '^https?://\\S+$',
+        description:
+          'OpenTelemetry: base URL of an OTLP/HTTP receiver (spans go to <base>/v1/traces); unset, with OTEL_EXPORTER_OTLP_TRACES_ENDPOINT unset too, means no tracing at all.',
+      }),
+    ),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: Type.Optional(
+      Type.String({
+        pattern: '^https?://\\S+$',
+        description:
+          'OpenTelemetry: the exact OTLP/HTTP traces URL, instead of <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces.',
+      }),
+    ),
+    OTEL_EXPORTER_OTLP_PROTOCOL: Type.Optional(
+      Type.Literal('http/json', {
+        description:
+          'OpenTelemetry: the OTLP transport; only http/json (protobuf-encoded and gRPC exports are not built in).',
+      }),
+    ),
+    OTEL_SERVICE_NAME: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          "OpenTelemetry: service.name of this process's spans; default the app's name (gateway, tasks, ...).",
+      }),
+    ),
+    OTEL_BSP_SCHEDULE_DELAY: Type.Integer({
+      minimum: 10,
+      maximum: 600000,
+      default: 5000,
+      description: 'OpenTelemetry: how long finished spans wait to be exported in one batch, milliseconds.',
+    }),
     DATA_DIR: Type.String({
       minLength: 1,
       default: './data',

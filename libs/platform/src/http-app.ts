@@ -21,7 +21,15 @@ import { PublicBaseUrl } from './object-storage.providers';
 import { LocalObjectStorage, OBJECT_STORAGE, installLocalObjectRoutes } from '@gen/storage';
 import { NestPinoLogger } from './nest-logger';
 import { EVENT_BUS, InProcessEventBus } from '@gen/messaging';
-import { METRICS, Metrics, installMetricsRoute, portOf, serveMetrics } from '@gen/observability';
+import {
+  METRICS,
+  Metrics,
+  installHttpTracing,
+  installMetricsRoute,
+  portOf,
+  serveMetrics,
+  stopTracing,
+} from '@gen/observability';
 
 function optional<T>(
   app: NestFastifyApplication,
@@ -65,6 +73,8 @@ export async function createHttpApp(
   const metrics = optional<Metrics>(app, METRICS) ?? new Metrics();
   // An app without an accounts module has null verifiers: it mounts no authenticated route (checked below).
   const credentials = app.get(EdgeCredentials).verifiers();
+  // A server span per request when tracing is on; first, so that requests the edge refuses have theirs.
+  installHttpTracing(app.getHttpAdapter().getInstance(), (request) => request.edge?.family);
   installEdge(app.getHttpAdapter().getInstance(), {
     apiKeys:
       credentials.apiKeys && new CachedApiKeyAuthenticator(credentials.apiKeys, config.KEY_CACHE_TTL_MS),
@@ -155,6 +165,8 @@ export function drainOnSignals(app: NestFastifyApplication, config: AppConfig, l
     timer.unref();
     app
       .close()
+      // The spans of the last requests and of the shutdown itself go out before the process ends.
+      .then(() => stopTracing())
       .then(() => {
         logger.info('stopped');
         process.exit(0);

@@ -3,6 +3,7 @@ import type { DynamicModule } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ConfigError, createLogger, loadConfig, type AppConfig, type Logger } from '@gen/core';
 import { requireDistributedSettings, waitForDependencies, type Dependency } from './dependencies';
+import { startTracing, tracesUrlOf } from '@gen/observability';
 import { baseUrlOf, createHttpApp, drainOnSignals } from './http-app';
 
 export interface ServiceDefinition {
@@ -16,9 +17,9 @@ export interface ServiceDefinition {
 }
 
 /**
- * The `main` of every app: validate configuration (exit 2 naming the bad setting), wait for the dependencies
- * of distributed mode (exit 1 naming the one that did not answer), build the app, listen,
- * print the base URL, drain on SIGTERM.
+ * The `main` of every app: validate configuration (exit 2 naming the bad setting), start tracing when an OTLP
+ * endpoint is set, wait for the dependencies of distributed mode (exit 1 naming the one that did not answer),
+ * build the app, listen, print the base URL, drain on SIGTERM (sending the last spans).
  */
 export function runService(definition: ServiceDefinition): void {
   let config: AppConfig;
@@ -33,6 +34,16 @@ export function runService(definition: ServiceDefinition): void {
     throw error;
   }
   const logger = createLogger(config.LOG_LEVEL).child({ app: definition.name });
+  // Before anything else runs, so that every span of the process has its context manager.
+  const tracesUrl = tracesUrlOf(config);
+  if (
+    startTracing({
+      serviceName: config.OTEL_SERVICE_NAME ?? definition.name,
+      tracesUrl,
+      scheduledDelayMs: config.OTEL_BSP_SCHEDULE_DELAY,
+    })
+  )
+    logger.info({ tracesUrl }, 'tracing: spans exported over OTLP/HTTP (JSON)');
   const start = async (): Promise<void> => {
     await waitForDependencies(config, definition.needs, logger);
     const app = await createHttpApp(definition.rootModule(config, logger), config, logger);

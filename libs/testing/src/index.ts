@@ -7,3 +7,4 @@ export * from './fixtures';
 export * from './fixture-files';
 export * from './tls';
 export * from './metrics-text';
+export * from './otlp-receiver';
