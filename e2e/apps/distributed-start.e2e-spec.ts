@@ -1,5 +1,5 @@
 import { DeleteBucketCommand, HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
+import { createScratchPostgres, metricValue, type ScratchDatabase } from '@gen/testing';
 import { randomBytes } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -84,12 +84,20 @@ describe('every app starts alone in distributed mode, and refuses to start witho
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it.each(APPS)('%s: listens, answers /healthz and /readyz, and drains on SIGTERM', async (app) => {
+  it.each(APPS)('%s: listens, answers /healthz, /readyz and /metrics, and drains on SIGTERM', async (app) => {
     const exit = await runApp(app, services, async (baseUrl) => {
       const health = await fetch(`${baseUrl}/healthz`);
       expect(health.status).toBe(200);
       expect(health.headers.get('x-request-id')).toMatch(/^req_/);
       expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
+      const metrics = await fetch(`${baseUrl}/metrics`);
+      expect(metrics.status).toBe(200);
+      const text = await metrics.text();
+      expect(metricValue(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+      // The two probes above, counted by family and status.
+      expect(
+        metricValue(text, 'http_server_request_duration_seconds_count', { family: 'system', status: '200' }),
+      ).toBe(2);
     });
     expect(exit.output).toContain(`${app} (distributed mode) listening on http://`);
     expect(exit.code).toBe(0);

@@ -18,4 +18,9 @@ export interface EventEnvelope<P = unknown> {
   /** The event or request that caused this one. */
   readonly causationId: string;
   readonly payload: P;
+  /**
+   * The W3C trace context of the change that wrote the event, when tracing is on: stored with an outbox row so
+   * that the trace survives the outbox hop (the relay's producer span continues it). Absent otherwise.
+   */
+  readonly traceparent?: string;
 }

@@ -1,7 +1,10 @@
 import type { EventEnvelope } from '@gen/contracts';
+import { inConsumerSpan } from '@gen/observability';
 import type { EventBus, EventHandler, Subscription } from './event-bus';
 
 interface Group {
+  readonly topic: string;
+  readonly name: string;
   readonly handlers: EventHandler[];
   next: number;
   /** Per key, the tail of the chain of deliveries, so one key's events are handled in order. */
@@ -83,7 +86,9 @@ export class InProcessEventBus implements EventBus {
     for (;;) {
       if (this.closed) throw new Error('event bus closed before the event was handled');
       try {
-        await handler(event);
+        // With tracing on: a consumer span continuing the trace stored with the event (an outbox row's), or
+        // the publisher's, in whose context an in-process delivery runs.
+        await inConsumerSpan(group.topic, group.name, event.traceparent, () => handler(event));
         return;
       } catch (error) {
         if (this.closing || group.stopping) throw error;
@@ -96,6 +101,8 @@ export class InProcessEventBus implements EventBus {
     const groups = this.topics.get(topic) ?? new Map<string, Group>();
     this.topics.set(topic, groups);
     const entry: Group = groups.get(group) ?? {
+      topic,
+      name: group,
       handlers: [],
       next: 0,
       chains: new Map<string, Promise<void>>(),

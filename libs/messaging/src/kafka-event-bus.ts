@@ -6,9 +6,11 @@ import {
   logLevel,
   type Admin,
   type Consumer,
+  type IHeaders,
   type LogEntry,
   type Producer,
 } from 'kafkajs';
+import { inConsumerSpan, publishSpans } from '@gen/observability';
 import type { EventBus, EventHandler, Subscription } from './event-bus';
 
 export interface KafkaEventBusOptions {
@@ -128,15 +130,32 @@ export class KafkaEventBus implements EventBus {
     await this.ensureTopic(topic);
     this.connected ??= this.producer.connect();
     await this.connected;
-    await this.producer.send({
+    // With tracing on: producer spans continuing each event's stored trace (or the active one), in W3C headers.
+    const spans = publishSpans(
       topic,
-      acks: -1,
-      messages: events.map((event) => ({
-        key: event.key,
-        value: JSON.stringify(event),
-        headers: { 'event-id': event.id, 'event-type': event.type, 'event-version': String(event.version) },
-      })),
-    });
+      events.map((e) => e.traceparent),
+      { 'messaging.system': 'kafka' },
+    );
+    try {
+      await this.producer.send({
+        topic,
+        acks: -1,
+        messages: events.map((event, i) => ({
+          key: event.key,
+          value: JSON.stringify(event),
+          headers: {
+            'event-id': event.id,
+            'event-type': event.type,
+            'event-version': String(event.version),
+            ...spans?.headers[i],
+          },
+        })),
+      });
+    } catch (error) {
+      spans?.end(error);
+      throw error;
+    }
+    spans?.end();
   }
 
   async subscribe(name: string, group: string, handler: EventHandler): Promise<Subscription> {
@@ -146,15 +165,16 @@ export class KafkaEventBus implements EventBus {
     // One Kafka group per (group, topic): kafkajs assigns every topic of a group to all its members, so two
     // consumers of one group with different topics would be handed each other's partitions and never read
     // them. The port's meaning is unchanged: each `group` gets each event of `topic` once.
+    const groupId = kafkaGroupId(this.named(group), topic);
     const consumer = this.kafka.consumer({
-      groupId: kafkaGroupId(this.named(group), topic),
+      groupId,
       retry: { retries: 10 },
       sessionTimeout: CONSUMER_SESSION_TIMEOUT_MS,
       heartbeatInterval: CONSUMER_HEARTBEAT_MS,
       maxWaitTimeInMs: 1000,
     });
     this.consumers.add(consumer);
-    this.reads.set(consumer, { topic, groupId: kafkaGroupId(this.named(group), topic) });
+    this.reads.set(consumer, { topic, groupId });
     try {
       await consumer.connect();
       await consumer.subscribe({ topic, fromBeginning: true });
@@ -173,7 +193,9 @@ export class KafkaEventBus implements EventBus {
       partitionsConsumedConcurrently: this.options.partitions ?? 3,
       eachMessage: async ({ message }) => {
         if (!message.value) return;
-        await handler(JSON.parse(message.value.toString('utf8')) as EventEnvelope);
+        const event = JSON.parse(message.value.toString('utf8')) as EventEnvelope;
+        // With tracing on: a consumer span continuing the producer's, from the message's W3C headers.
+        await inConsumerSpan(topic, groupId, traceHeaders(message.headers), () => handler(event));
       },
     });
     running.catch((error: unknown) =>
@@ -230,6 +252,13 @@ export class KafkaEventBus implements EventBus {
     if (lagAdmin) await lagAdmin.admin.disconnect().catch(() => undefined);
     if (this.connected) await this.producer.disconnect();
   }
+}
+
+/** The W3C trace headers of a message (kafkajs gives header values as buffers). */
+function traceHeaders(headers: IHeaders | undefined): Record<string, string | undefined> {
+  const text = (value: IHeaders[string]): string | undefined =>
+    value === undefined ? undefined : Array.isArray(value) ? String(value[0]) : String(value);
+  return { traceparent: text(headers?.['traceparent']), tracestate: text(headers?.['tracestate']) };
 }
 
 /** The Kafka consumer group of an event bus group on one topic. */

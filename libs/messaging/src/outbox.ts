@@ -1,5 +1,6 @@
 import type { EventEnvelope } from '@gen/contracts';
 import type { Database, Listening, SqlTransaction } from '@gen/persistence';
+import { activeTraceparent } from '@gen/observability';
 import type { EventBus } from './event-bus';
 import type { OutboxSignal } from './outbox-signal';
 
@@ -41,6 +42,16 @@ CREATE TABLE ${table(schema, 'processed_events')} (
 }
 
 /**
+ * An event as its outbox row stores it (the `envelope` JSON): with tracing on, with the active trace context
+ * (`traceparent`) unless it has one, so that the relay's publish, later and maybe in another process,
+ * continues the trace of the change that wrote it. Every writer of an outbox builds its rows with it.
+ */
+export function outboxEnvelope(event: EventEnvelope): string {
+  const traceparent = event.traceparent ? undefined : activeTraceparent();
+  return JSON.stringify(traceparent ? { ...event, traceparent } : event);
+}
+
+/**
  * Writes events into the outbox inside the caller's transaction: they exist exactly when the change does.
  * One statement for all of them; `seq` follows their order, so the relay publishes them in that order.
  */
@@ -56,7 +67,7 @@ export async function appendToOutbox(
      SELECT e."id", $1, e."key", e."envelope"::json
      FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS e("id", "key", "envelope", "n")
      ORDER BY e."n"`,
-    [topic, events.map((e) => e.id), events.map((e) => e.key), events.map((e) => JSON.stringify(e))],
+    [topic, events.map((e) => e.id), events.map((e) => e.key), events.map(outboxEnvelope)],
   );
 }
 

@@ -4,6 +4,7 @@ import { DomainError } from '@gen/core';
 import { DATABASE, GroupCommit, type Database } from '@gen/persistence';
 import type { EventCause, FinishedHold, HoldRecord } from '../domain/hold';
 import { OutboxSignal } from '@gen/messaging';
+import { activeTraceparent } from '@gen/observability';
 
 export interface ReserveRow {
   readonly holdId: string;
@@ -25,7 +26,17 @@ export interface FinalEventMeta {
   readonly id: string;
   readonly occurredAt: Date;
   readonly cause?: EventCause;
+  /** The trace context to store in the envelope (tracing on); `finish` takes the active one. */
+  readonly traceparent?: string;
 }
+
+/**
+ * The envelope an outbox row stores, `built` (SQL of a json value), with its trace context `traceparent` (SQL of a
+ * text value) when there is one (tracing on: see outboxEnvelope in @gen/messaging).
+ */
+const withTraceparent = (built: string, traceparent: string): string =>
+  `CASE WHEN ${traceparent} IS NULL THEN ${built}
+   ELSE (${built}::jsonb || jsonb_build_object('traceparent', ${traceparent}))::json END`;
 
 export interface FinishRow {
   readonly holdId: string;
@@ -231,7 +242,9 @@ export class HoldsRepository {
    * transaction and one round trip, and no row lock held while the client is away. Null for an unknown hold.
    */
   finish(row: FinishRow, event: FinalEventMeta): Promise<FinishedHold | null> {
-    return this.finishes.run({ row, event });
+    // Taken now, in the caller's context: a group of finishes runs in its first caller's.
+    const traceparent = event.traceparent ?? activeTraceparent();
+    return this.finishes.run({ row, event: traceparent ? { ...event, traceparent } : event });
   }
 
   /** Several settlements or releases in one statement, each with its event (see `finishOne`). */
@@ -243,13 +256,14 @@ export class HoldsRepository {
     >(
       `WITH "f" AS (
          SELECT i.*, f.* FROM unnest($1::text[], $2::bigint[], $3::boolean[], $4::timestamptz[], $5::text[],
-                                     $6::text[], $7::text[], $8::text[], $9::text[])
+                                     $6::text[], $7::text[], $8::text[], $9::text[], $13::text[])
               WITH ORDINALITY AS i("id", "charge_e9", "stale_only", "now", "ledger_id", "event_id", "occurred_at",
-                                   "correlation_id", "causation_id", "n")
+                                   "correlation_id", "causation_id", "traceparent", "n")
          CROSS JOIN LATERAL "billing"."finish_hold"(i."id", i."charge_e9", i."stale_only", i."now", i."ledger_id") AS f
        ), "event" AS (
          INSERT INTO "billing"."outbox" ("id", "topic", "key", "envelope")
-         SELECT "f"."event_id", $10, "f"."id", json_build_object(
+         SELECT "f"."event_id", $10, "f"."id", ${withTraceparent(
+           `json_build_object(
            'id', "f"."event_id",
            'type', CASE WHEN "f"."hold_status" = 'settled' THEN $11::text ELSE $12::text END,
            'version', 1,
@@ -262,7 +276,9 @@ export class HoldsRepository {
              'accountId', "f"."hold_account_id",
              'charged', trim_scale(COALESCE("f"."hold_charged_e9", 0)::numeric / 1000000000)::text
            )
-         )
+         )`,
+           '"f"."traceparent"',
+         )}
          FROM "f" WHERE "f"."applied" ORDER BY "f"."n"
        )
        SELECT "id" AS "hold_id", "hold_status", "hold_amount_e9"::text AS "hold_amount_e9",
@@ -281,6 +297,7 @@ export class HoldsRepository {
         Topics.billingHolds,
         HoldEventType.settled,
         HoldEventType.released,
+        inputs.map(({ event }) => event.traceparent ?? null),
       ],
     );
     if (results.some((r) => r.applied)) this.outboxSignal.notify();
@@ -306,7 +323,8 @@ export class HoldsRepository {
          SELECT * FROM "billing"."finish_hold"($1, $2::bigint, $3, $4::timestamptz, $5)
        ), "event" AS (
          INSERT INTO "billing"."outbox" ("id", "topic", "key", "envelope")
-         SELECT $6, $7, $1, json_build_object(
+         SELECT $6, $7, $1, ${withTraceparent(
+           `json_build_object(
            'id', $6::text,
            'type', CASE WHEN "f"."hold_status" = 'settled' THEN $8::text ELSE $9::text END,
            'version', 1,
@@ -319,7 +337,9 @@ export class HoldsRepository {
              'accountId', "f"."hold_account_id",
              'charged', trim_scale(COALESCE("f"."hold_charged_e9", 0)::numeric / 1000000000)::text
            )
-         )
+         )`,
+           '$13::text',
+         )}
          FROM "f" WHERE "f"."applied"
        )
        SELECT "hold_status", "hold_amount_e9"::text AS "hold_amount_e9",
@@ -338,6 +358,7 @@ export class HoldsRepository {
         event.occurredAt.toISOString(),
         event.cause?.correlationId ?? row.holdId,
         event.cause?.causationId ?? row.holdId,
+        event.traceparent ?? null,
       ],
     );
     if (!result) return null;

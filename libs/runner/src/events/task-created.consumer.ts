@@ -8,6 +8,7 @@ import {
 import { TaskEventType, Topics, type EventEnvelope, type TaskCreatedPayload } from '@gen/contracts';
 import { LOGGER, type Logger } from '@gen/core';
 import { EVENT_BUS, type EventBus, type Subscription } from '@gen/messaging';
+import { activeTraceparent } from '@gen/observability';
 import { JobRepository } from '../persistence/job.repository';
 import { JobDispatcher } from '../workers/job-dispatcher';
 
@@ -41,7 +42,13 @@ export class TaskCreatedConsumer implements OnApplicationBootstrap, BeforeApplic
     const task = event.payload as TaskCreatedPayload;
     // A text stream runs where it was asked for (CHAT_EXECUTION), not in the queue.
     if (task.inline === true) return;
-    await this.jobs.add(task, { causationId: event.id, correlationId: event.correlationId });
+    // The consumer span (tracing on) is stored with the job: the execution, whenever it comes, continues it.
+    const traceparent = activeTraceparent();
+    await this.jobs.add(task, {
+      causationId: event.id,
+      correlationId: event.correlationId,
+      ...(traceparent ? { traceparent } : {}),
+    });
     this.logger?.info(
       { taskId: task.taskId, request_id: event.correlationId, model: task.model },
       'task dispatched to the runner queue',

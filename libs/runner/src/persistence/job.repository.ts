@@ -12,6 +12,15 @@ export interface Job {
   readonly correlationId: string;
   /** How many times a runner claimed it, this claim included (above 1: it is run again). */
   readonly runs: number;
+  /** The trace context it was queued in (tracing on), which its execution continues. */
+  readonly traceparent?: string;
+}
+
+/** What a job is queued with besides the task: its cause, correlation and trace context. */
+export interface JobCause {
+  readonly causationId: string;
+  readonly correlationId: string;
+  readonly traceparent?: string;
 }
 
 /** What a claim may take: per model, how many of its tasks this runner already runs, against the limit. */
@@ -29,6 +38,7 @@ interface JobRow {
   causation_id: string;
   correlation_id: string;
   runs: number;
+  traceparent: string | null;
 }
 
 const T = `"${RUNNER_SCHEMA.schema}"."jobs"`;
@@ -40,17 +50,14 @@ const T = `"${RUNNER_SCHEMA.schema}"."jobs"`;
  */
 @Injectable()
 export class JobRepository {
-  private readonly adds = new GroupCommit<
-    { task: TaskCreatedPayload; causationId: string; correlationId: string },
-    void
-  >({
+  private readonly adds = new GroupCommit<{ task: TaskCreatedPayload } & JobCause, void>({
     many: async (inputs) => {
       await this.database.query(
-        `INSERT INTO ${T} ("task_id", "model", "task", "causation_id", "correlation_id", "deadline_at")
+        `INSERT INTO ${T} ("task_id", "model", "task", "causation_id", "correlation_id", "deadline_at", "traceparent")
          SELECT j."task_id", j."model", j."task"::jsonb, j."causation_id", j."correlation_id",
-                j."deadline_at"::timestamptz
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
-           AS j("task_id", "model", "task", "causation_id", "correlation_id", "deadline_at")
+                j."deadline_at"::timestamptz, j."traceparent"
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+           AS j("task_id", "model", "task", "causation_id", "correlation_id", "deadline_at", "traceparent")
          ON CONFLICT ("task_id") DO NOTHING`,
         [
           inputs.map((i) => i.task.taskId),
@@ -59,6 +66,7 @@ export class JobRepository {
           inputs.map((i) => i.causationId),
           inputs.map((i) => i.correlationId),
           inputs.map((i) => i.task.deadlineAt),
+          inputs.map((i) => i.traceparent ?? null),
         ],
       );
       return inputs.map(() => undefined);
@@ -84,7 +92,7 @@ export class JobRepository {
   ) {}
 
   /** Records a created task; resolves once it is durable. A task already queued (or finished) is kept. */
-  add(task: TaskCreatedPayload, cause: { causationId: string; correlationId: string }): Promise<void> {
+  add(task: TaskCreatedPayload, cause: JobCause): Promise<void> {
     return this.adds.run({ task, ...cause });
   }
 
@@ -114,7 +122,7 @@ export class JobRepository {
        SET "owner" = $1, "lease_until" = now() + $7::int * interval '1 millisecond', "runs" = j."runs" + 1
        FROM ranked
        WHERE j."task_id" = ranked."task_id" AND ranked."n" <= ranked."free"
-       RETURNING j."task", j."causation_id", j."correlation_id", j."runs"`,
+       RETURNING j."task", j."causation_id", j."correlation_id", j."runs", j."traceparent"`,
       [request.owner, request.perModel, models, counts, full, request.window ?? 256, request.leaseMs],
     );
     return rows.map((row) => ({
@@ -122,6 +130,7 @@ export class JobRepository {
       causationId: row.causation_id,
       correlationId: row.correlation_id,
       runs: Number(row.runs),
+      ...(row.traceparent ? { traceparent: row.traceparent } : {}),
     }));
   }
 

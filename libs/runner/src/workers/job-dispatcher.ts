@@ -9,6 +9,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { APP_CONFIG, CLOCK, LOGGER, type AppConfig, type Clock, type Logger } from '@gen/core';
+import { inSpan } from '@gen/observability';
 import { JobRepository, type Job } from '../persistence/job.repository';
 import { ExecuteTaskUseCase, ExecutionAborted } from '../use-cases/execute-task.use-case';
 
@@ -115,7 +116,17 @@ export class JobDispatcher implements OnApplicationBootstrap, BeforeApplicationS
     const trail = { taskId, request_id: job.correlationId, model, runs: job.runs };
     this.logger?.info(trail, job.runs > 1 ? 'task started again (lease lapsed)' : 'task started');
     try {
-      const outcome = await this.executor.execute(job.task, job, this.abort.signal);
+      // With tracing on: the execution's span continues the trace the task was queued in; the reports it
+      // publishes on task.execution are its children.
+      const outcome = await inSpan(
+        'execute task',
+        {
+          // Its own trace, never the context the claim happened to run in (another task's consumption).
+          parent: job.traceparent ?? {},
+          attributes: { 'gen.task_id': taskId, 'gen.model': model, 'gen.runs': job.runs },
+        },
+        () => this.executor.execute(job.task, job, this.abort.signal),
+      );
       this.logger?.info(
         trail,
         outcome === 'late' ? 'task not finished: past its deadline' : `task ${outcome}`,

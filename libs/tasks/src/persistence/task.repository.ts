@@ -3,7 +3,7 @@ import type { EventEnvelope } from '@gen/contracts';
 import { DATABASE, GroupCommit, type Database } from '@gen/persistence';
 import type { TaskState } from '../domain/task-state';
 import { TASK_COLUMNS, taskRowOf, type TaskRow } from './task-row';
-import { OutboxSignal } from '@gen/messaging';
+import { OutboxSignal, outboxEnvelope } from '@gen/messaging';
 import { TasksMigrations } from './tasks-schema';
 
 export interface IdempotencyRecord {
@@ -45,7 +45,7 @@ const outboxParams = (outbox: OutboxEvents): unknown[] => [
   outbox.topic,
   outbox.events.map((e) => e.id),
   outbox.events.map((e) => e.key),
-  outbox.events.map((e) => JSON.stringify(e)),
+  outbox.events.map(outboxEnvelope),
 ];
 
 /**

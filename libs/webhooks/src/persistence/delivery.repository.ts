@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { activeTraceparent } from '@gen/observability';
 import { DATABASE, rowJson, type Database } from '@gen/persistence';
 import {
   OutboundQueue,
@@ -17,9 +18,11 @@ export interface DeliveryRow extends OutboundProgress<'pending' | 'delivered' | 
   readonly url: string;
   readonly payloadVersion: 1 | 2;
   readonly record: Record<string, unknown>;
+  /** The trace context it was queued in (tracing on), which its attempts' spans continue. */
+  readonly traceparent?: string;
 }
 
-const COLUMNS = `"id", "task_id", "account_id", "url", "payload_version", "record", ${PROGRESS_COLUMNS}`;
+const COLUMNS = `"id", "task_id", "account_id", "url", "payload_version", "record", "traceparent", ${PROGRESS_COLUMNS}`;
 
 function rowOf(raw: Record<string, unknown>): DeliveryRow {
   return {
@@ -29,6 +32,7 @@ function rowOf(raw: Record<string, unknown>): DeliveryRow {
     url: raw['url'] as string,
     payloadVersion: Number(raw['payload_version']) === 1 ? 1 : 2,
     record: rowJson<Record<string, unknown>>(raw['record'])!,
+    ...(raw['traceparent'] ? { traceparent: raw['traceparent'] as string } : {}),
     ...progressOfRow<DeliveryRow['state']>(raw),
   };
 }
@@ -54,7 +58,10 @@ export class DeliveryRepository extends OutboundQueue<DeliveryRow> {
     super(db, TABLES, rowOf);
   }
 
-  /** Queues the callback of a task, once per task (a redelivered event changes nothing). */
+  /**
+   * Queues the callback of a task, once per task (a redelivered event changes nothing), with the active trace
+   * context (tracing on: the consumption of the event).
+   */
   async enqueue(row: {
     id: string;
     taskId: string;
@@ -66,10 +73,20 @@ export class DeliveryRepository extends OutboundQueue<DeliveryRow> {
   }): Promise<boolean> {
     const rows = await this.db.query(
       `INSERT INTO "webhooks"."deliveries"
-         ("id", "task_id", "account_id", "url", "payload_version", "record", "state", "next_attempt_at", "created_at")
-       VALUES ($1, $2, $3, $4, $5, $6::json, 'pending', $7, $7)
+         ("id", "task_id", "account_id", "url", "payload_version", "record", "state", "next_attempt_at", "created_at",
+          "traceparent")
+       VALUES ($1, $2, $3, $4, $5, $6::json, 'pending', $7, $7, $8)
        ON CONFLICT ("task_id") DO NOTHING RETURNING 1 AS "new"`,
-      [row.id, row.taskId, row.accountId, row.url, row.payloadVersion, JSON.stringify(row.record), row.now],
+      [
+        row.id,
+        row.taskId,
+        row.accountId,
+        row.url,
+        row.payloadVersion,
+        JSON.stringify(row.record),
+        row.now,
+        activeTraceparent() ?? null,
+      ],
     );
     return rows.length > 0;
   }

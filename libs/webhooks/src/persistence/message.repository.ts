@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { activeTraceparent } from '@gen/observability';
 import { DATABASE, type Database } from '@gen/persistence';
 import { DISABLED_GONE_410 } from '../domain/endpoint';
 import {
@@ -26,6 +27,8 @@ export interface MessageRow extends OutboundProgress<MessageState> {
   readonly taskId: string;
   readonly eventType: string;
   readonly body: string;
+  /** The trace context it was queued in (tracing on), which its attempts' spans continue. */
+  readonly traceparent?: string;
 }
 
 export type NewMessage = Pick<
@@ -36,7 +39,7 @@ export type NewMessage = Pick<
 /** How an attempt leaves the endpoint: its failure count reset, counted up, or the endpoint disabled (410). */
 export type EndpointEffect = 'delivered' | 'failed' | 'gone';
 
-const COLUMNS = `"id", "endpoint_id", "account_id", "task_id", "event_type", "body", ${PROGRESS_COLUMNS}`;
+const COLUMNS = `"id", "endpoint_id", "account_id", "task_id", "event_type", "body", "traceparent", ${PROGRESS_COLUMNS}`;
 
 const TABLES: OutboundTables = {
   rows: '"webhooks"."messages"',
@@ -53,6 +56,7 @@ function rowOf(raw: Record<string, unknown>): MessageRow {
     taskId: raw['task_id'] as string,
     eventType: raw['event_type'] as string,
     body: raw['body'] as string,
+    ...(raw['traceparent'] ? { traceparent: raw['traceparent'] as string } : {}),
     ...progressOfRow<MessageState>(raw),
   };
 }
@@ -69,16 +73,17 @@ export class MessageRepository extends OutboundQueue<MessageRow> {
   }
 
   /**
-   * Queues messages due now, at most one per endpoint and task (a redelivered event queues nothing new).
-   * Returns how many were new.
+   * Queues messages due now, at most one per endpoint and task (a redelivered event queues nothing new),
+   * with the active trace context (tracing on: the consumption of the event). Returns how many were new.
    */
   async enqueue(messages: readonly NewMessage[], now: Date): Promise<number> {
     if (messages.length === 0) return 0;
     const column = (name: keyof NewMessage) => messages.map((m) => m[name]);
     const rows = await this.db.query(
       `INSERT INTO "webhooks"."messages"
-         ("id", "endpoint_id", "account_id", "task_id", "event_type", "body", "state", "next_attempt_at", "created_at")
-       SELECT m."id", m."endpoint_id", m."account_id", m."task_id", m."event_type", m."body", 'pending', $7, $7
+         ("id", "endpoint_id", "account_id", "task_id", "event_type", "body", "state", "next_attempt_at", "created_at",
+          "traceparent")
+       SELECT m."id", m."endpoint_id", m."account_id", m."task_id", m."event_type", m."body", 'pending', $7, $7, $8
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
          AS m("id", "endpoint_id", "account_id", "task_id", "event_type", "body")
        ON CONFLICT ("endpoint_id", "task_id") DO NOTHING RETURNING 1 AS "new"`,
@@ -90,6 +95,7 @@ export class MessageRepository extends OutboundQueue<MessageRow> {
         column('eventType'),
         column('body'),
         now,
+        activeTraceparent() ?? null,
       ],
     );
     return rows.length;

@@ -3,6 +3,7 @@ import { ACCOUNT_DIRECTORY, type AccountDirectory, type CallbackSettings } from 
 import { CLOCK, type Clock } from '@gen/core';
 import { OBJECT_STORAGE, type ObjectStorage } from '@gen/storage';
 import { attemptRecord, unsendable, type AttemptOutcome } from '../outbound/attempt-outcome';
+import { inAttemptSpan } from '../outbound/attempt-span';
 import { callbackHeaders, callbackV1Body, callbackV2Body } from '../domain/callback-bodies';
 import { deliveryLanguage, deliveryRecord } from '../domain/delivery-record';
 import { WebhookSender } from '../outbound/webhook-sender';
@@ -44,10 +45,17 @@ export class DeliverCallbackUseCase {
     return Promise.all(deliveries.map((delivery) => this.attempt(delivery, settingsOf)));
   }
 
-  async attempt(
+  attempt(
     delivery: DeliveryRow,
     settingsOf: (accountId: string) => Promise<CallbackSettings | null> = (accountId) =>
       this.accounts.callbackSettings(accountId),
+  ): Promise<AttemptOutcome> {
+    return inAttemptSpan('webhook callback', delivery, () => this.attemptNow(delivery, settingsOf));
+  }
+
+  private async attemptNow(
+    delivery: DeliveryRow,
+    settingsOf: (accountId: string) => Promise<CallbackSettings | null>,
   ): Promise<AttemptOutcome> {
     const n = delivery.attempts + 1;
     const at = this.clock.now();

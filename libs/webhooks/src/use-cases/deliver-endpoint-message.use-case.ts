@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock } from '@gen/core';
 import { standardHeaders } from '@gen/webhook-signing';
 import { attemptRecord, unsendable, type AttemptOutcome } from '../outbound/attempt-outcome';
+import { inAttemptSpan } from '../outbound/attempt-span';
 import { WebhookSender } from '../outbound/webhook-sender';
 import { endpointIsActive, secretsForSigning, type WebhookEndpoint } from '../domain/endpoint';
 import { EndpointRepository } from '../persistence/endpoint.repository';
@@ -30,7 +31,11 @@ export class DeliverEndpointMessageUseCase {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async attempt(message: MessageRow): Promise<AttemptOutcome | DropReason> {
+  attempt(message: MessageRow): Promise<AttemptOutcome | DropReason> {
+    return inAttemptSpan('webhook endpoint message', message, () => this.attemptNow(message));
+  }
+
+  private async attemptNow(message: MessageRow): Promise<AttemptOutcome | DropReason> {
     const endpoint = await this.endpoints.find(message.accountId, message.endpointId);
     if (!endpoint || !endpointIsActive(endpoint)) {
       const reason: DropReason = endpoint ? 'endpoint_disabled' : 'endpoint_deleted';
