@@ -111,6 +111,8 @@ function boundaries({ tests }) {
         onlyDependOnLibsWithTags: ['scope:shared', 'scope:billing', 'scope:accounts'],
       },
       { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared'] },
+      // start:fleet starts the apps as processes and routes to them: it composes no domain.
+      { sourceTag: 'scope:fleet', onlyDependOnLibsWithTags: ['scope:shared'] },
       {
         sourceTag: 'scope:embedded',
         onlyDependOnLibsWithTags: [
