@@ -60,7 +60,11 @@ const Instant = Type.String({
   pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,9})?(Z|[+-]\\d{2}:\\d{2})$',
 });
 const Count = Type.Number({ minimum: 0 });
-const Json = Type.Record(Type.String(), Type.Unknown());
+/**
+ * A JSON object whose fields are not the event's (a task's input, its record): checked as an object only. A
+ * Record schema would also visit every key, which made it 90% of a task.created check (1.2 of 1.3 µs).
+ */
+const Json = Type.Unsafe<Record<string, unknown>>(Type.Object({}));
 
 /*
  * Payload schemas (TypeBox). Objects accept properties they do not name: a field added within a version is
