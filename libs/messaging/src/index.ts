@@ -4,3 +4,4 @@ export * from './kafka-event-bus';
 export * from './outbox';
 export * from './outbox-signal';
 export * from './outbox-wake-up';
+export * from './typed-events';

@@ -6,7 +6,6 @@ import {
   MediaInputError,
   PROVIDER_PORT,
   ProviderFailure,
-  Topics,
   type ExecutionAsset,
   type ExecutionUsage,
   type MediaField,
@@ -16,11 +15,13 @@ import {
   type ProviderPort,
   type ResolvedMedia,
   type TaskCreatedPayload,
+  type EventPayload,
+  type ExecutionEventName,
   taskOutputPrefix,
 } from '@gen/contracts';
 import { CLOCK, LOGGER, type Clock, type Logger } from '@gen/core';
 import { EVENT_BUS, type EventBus } from '@gen/messaging';
-import { executionReport } from './execution-report';
+import { reportExecution } from './execution-report';
 import { measuredUsage, probeMedia, type MediaFacts } from '@gen/providers';
 import { RunChatUseCase } from './run-chat.use-case';
 import { OBJECT_STORAGE, type ObjectStorage } from '@gen/storage';
@@ -237,14 +238,12 @@ export class ExecuteTaskUseCase {
     return 'failed';
   }
 
-  private report(
+  private report<T extends ExecutionEventName>(
     task: TaskCreatedPayload,
     cause: ReportCause,
-    type: string,
-    payload: unknown,
+    type: T,
+    payload: EventPayload<T>,
   ): Promise<void> {
-    return this.bus.publish(Topics.taskExecution, [
-      executionReport(task, cause, type, payload, this.clock.now()),
-    ]);
+    return reportExecution(this.bus, task, cause, type, payload, this.clock.now());
   }
 }

@@ -5,9 +5,16 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { Topics } from '@gen/contracts';
+import { ExecutionEventType, HoldEventType } from '@gen/contracts';
 import { CLOCK, type Clock, LOGGER, type Logger } from '@gen/core';
-import { EVENT_BUS, OutboxRelay, type EventBus, type Subscription, OutboxSignal } from '@gen/messaging';
+import {
+  EVENT_BUS,
+  OutboxRelay,
+  OutboxSignal,
+  subscribeEvents,
+  type EventBus,
+  type Subscription,
+} from '@gen/messaging';
 import { DATABASE, type Database } from '@gen/persistence';
 import { IDEMPOTENCY_WINDOW_MS } from '../domain/task-options';
 import { TASKS_SCHEMA, TasksMigrations } from '../persistence/tasks-schema';
@@ -60,19 +67,27 @@ export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplication
     });
     this.relay.start();
     this.subscriptions = [
-      await this.bus.subscribe(Topics.taskExecution, 'tasks', async (event) => {
-        const task = await this.execution.apply(event);
-        // The task trail: one line per step, with the task and the request that created it.
-        if (task) this.logger?.info({ taskId: task.id, request_id: task.requestId }, `task ${task.state}`);
-      }),
-      await this.bus.subscribe(Topics.billingHolds, 'tasks', async (event) => {
-        const settled = await this.settlement.apply(event);
-        if (settled)
-          this.logger?.info(
-            { taskId: settled.taskId, request_id: event.correlationId, cost: settled.charged },
-            'task settled',
-          );
-      }),
+      await subscribeEvents(
+        this.bus,
+        { group: 'tasks', types: Object.values(ExecutionEventType), logger: this.logger },
+        async (event) => {
+          const task = await this.execution.apply(event);
+          // The task trail: one line per step, with the task and the request that created it.
+          if (task) this.logger?.info({ taskId: task.id, request_id: task.requestId }, `task ${task.state}`);
+        },
+      ),
+      await subscribeEvents(
+        this.bus,
+        { group: 'tasks', types: Object.values(HoldEventType), logger: this.logger },
+        async (event) => {
+          const settled = await this.settlement.apply(event);
+          if (settled)
+            this.logger?.info(
+              { taskId: settled.taskId, request_id: event.correlationId, cost: settled.charged },
+              'task settled',
+            );
+        },
+      ),
     ];
     this.timer = setInterval(() => {
       this.sweeping = this.sweeping.then(() => this.sweep());
