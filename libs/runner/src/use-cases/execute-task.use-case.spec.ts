@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  BusinessCode,
   ExecutionEventType,
   MediaInputError,
   type ExecutionEventName,
@@ -14,10 +15,10 @@ import {
   type TaskCreatedPayload,
   type TypedEvent,
 } from '@gen/contracts';
-import { systemClock } from '@gen/core';
+import { DomainError, systemClock } from '@gen/core';
 import { InProcessEventBus, subscribeEvents } from '@gen/messaging';
 import { LocalObjectStorage } from '@gen/storage';
-import { ExecuteTaskUseCase, ExecutionAborted } from './execute-task.use-case';
+import { ExecuteTaskUseCase, ExecutionAborted, MediaInputsUnavailable } from './execute-task.use-case';
 import { RunChatUseCase } from './run-chat.use-case';
 
 const PNG = Buffer.from(
@@ -159,6 +160,22 @@ describe('ExecuteTaskUseCase: media inputs', () => {
     setTimeout(() => stopping.abort(new Error('stopping')), 20);
     await expect(running).rejects.toBeInstanceOf(ExecutionAborted);
     expect(run.generated).toEqual([]);
+    run.close();
+  });
+
+  it('puts the task off, unfailed, when the media app does not answer (503 50301)', async () => {
+    const run = setup(async () => {
+      throw new DomainError(BusinessCode.TemporarilyUnavailable, 'server.unavailable');
+    });
+    await run.subscribe();
+    const error = await run.useCase
+      .execute(task({ prompt: 'x', image: 'service://files/fil_a' }), cause, new AbortController().signal)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MediaInputsUnavailable);
+    expect(error).toMatchObject({ field: 'image' });
+    expect(run.generated).toEqual([]);
+    // Started only: no failure is reported, so the task runs again when its lease lapses.
+    expect(run.reports.map((r) => r.type)).toEqual([ExecutionEventType.started]);
     run.close();
   });
 

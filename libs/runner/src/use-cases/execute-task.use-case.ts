@@ -1,5 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
+  BusinessCode,
   ExecutionEventType,
   MEDIA_INPUTS,
   MODEL_ROUTES,
@@ -19,7 +20,7 @@ import {
   type ExecutionEventName,
   taskOutputPrefix,
 } from '@gen/contracts';
-import { CLOCK, LOGGER, type Clock, type Logger } from '@gen/core';
+import { CLOCK, DomainError, LOGGER, type Clock, type Logger } from '@gen/core';
 import { EVENT_BUS, type EventBus } from '@gen/messaging';
 import { reportExecution } from './execution-report';
 import { measuredUsage, probeMedia, type MediaFacts } from '@gen/providers';
@@ -45,6 +46,21 @@ export function outputKey(taskId: string, index: number, contentType: string): s
 
 /** Thrown when the runner stops while a task runs: the task is not reported, and is given back. */
 export class ExecutionAborted extends Error {}
+
+/**
+ * Thrown when the media inputs of a task cannot be read now because the media app does not answer (503
+ * 50301 from MEDIA_INPUTS): an outage, not the task's fault. The task is not failed: it is left to its lease,
+ * which lapses, and runs again (by this runner or another) once the media app is back.
+ */
+export class MediaInputsUnavailable extends Error {
+  constructor(
+    readonly field: string,
+    cause: DomainError,
+  ) {
+    super(`the media input ${field} cannot be read now: ${cause.message}`, { cause });
+    this.name = 'MediaInputsUnavailable';
+  }
+}
 
 /** Every report names the task.created event (cause) and the request that created the task (correlation). */
 export interface ReportCause {
@@ -117,6 +133,7 @@ export class ExecuteTaskUseCase {
     } catch (error) {
       if (signal.aborted) throw new ExecutionAborted();
       if (deadline.aborted) return 'late';
+      if (error instanceof MediaInputsUnavailable) throw error;
       this.logger?.error({ taskId: task.taskId, model: task.model, err: error }, 'task generation broke');
       return this.fail(task, cause, 'internal_error');
     }
@@ -160,6 +177,9 @@ export class ExecuteTaskUseCase {
       try {
         media[field] = await this.mediaInputs.resolve(task.accountId, value, kind, signal);
       } catch (error) {
+        if (error instanceof DomainError && error.code === BusinessCode.TemporarilyUnavailable) {
+          throw new MediaInputsUnavailable(field, error);
+        }
         if (!(error instanceof MediaInputError)) throw error;
         // The detail names no URL query and no token; the client sees the errorCode only.
         this.logger?.warn(
