@@ -16,6 +16,7 @@ import {
   helmTemplate,
   productionValues,
   render,
+  root,
   type Manifest,
 } from '../support/manifests';
 
@@ -278,6 +279,9 @@ describe('the Helm chart', () => {
   });
 
   it('defaults the image tag to the appVersion and runs two edges and two runners, one of the others', () => {
+    // The appVersion is the service's version, the tag compose builds and values-production pins.
+    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    expect(chartYaml.appVersion).toBe(version);
     const manifests = render([]);
     const image = template(named(manifests, 'Deployment', appName('gateway'))).spec.containers[0]!.image;
     expect(image).toBe(`generation-service:${chartYaml.appVersion}`);
