@@ -297,6 +297,13 @@ describe('docker/compose.yaml', () => {
       expect(Number.parseInt(service.stop_grace_period ?? '10s', 10) * 1000).toBeGreaterThan(
         Number(service.environment?.['SHUTDOWN_GRACE_MS'] ?? 10000),
       );
+      // Service calls go to compose services that exist, on the port every app answers them on.
+      const port = service.environment?.['SERVICE_CALL_PORT'];
+      for (const entry of String(service.environment?.['SERVICE_ADDRESSES']).split(',')) {
+        const [callee, address] = entry.split('=');
+        expect(address).toBe(`${callee}:${port}`);
+        expect(compose.services[callee!]).toBeDefined();
+      }
     }
     expect(compose.services['migrate']).toMatchObject({ command: ['migrate'], restart: 'no' });
   });

