@@ -110,7 +110,23 @@ function boundaries({ tests }) {
         sourceTag: 'scope:app-billing',
         onlyDependOnLibsWithTags: ['scope:shared', 'scope:billing', 'scope:accounts'],
       },
+      {
+        // The migrations entry reads each domain's schema and migrations folder, nothing else of it.
+        sourceTag: 'scope:app-migrate',
+        onlyDependOnLibsWithTags: [
+          'scope:shared',
+          'scope:accounts',
+          'scope:billing',
+          'scope:tasks',
+          'scope:runner',
+          'scope:webhooks',
+          'scope:media',
+        ],
+      },
       { sourceTag: 'scope:cli', onlyDependOnLibsWithTags: ['scope:shared'] },
+      // start:fleet starts the apps as processes and routes to them: it composes no domain.
+      { sourceTag: 'scope:fleet', onlyDependOnLibsWithTags: ['scope:shared'] },
+      { sourceTag: 'scope:deploy', onlyDependOnLibsWithTags: ['scope:shared'] },
       {
         sourceTag: 'scope:embedded',
         onlyDependOnLibsWithTags: [

@@ -13,7 +13,7 @@ for (const [alias, [target]] of Object.entries(compilerOptions.paths)) {
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/scripts'],
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/scripts', '<rootDir>/deploy'],
   testMatch: ['**/*.spec.ts'],
   moduleNameMapper,
   transform: {

@@ -5,7 +5,14 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SERVICE_SETTINGS } from '../support/app-process';
+import {
+  ANSWERING_APPS,
+  SERVICE_SETTINGS,
+  serviceCalls,
+  startAppProcess,
+  type AppProcess,
+  type ServiceCalls,
+} from '../support/app-process';
 
 const root = join(__dirname, '..', '..');
 const mainOf = (app: string) => join(root, 'dist', 'apps', app, 'src', 'main.js');
@@ -64,10 +71,20 @@ const APPS = [
   'webhooks',
 ] as const;
 
-describe('every app starts alone in distributed mode, and refuses to start without its dependencies', () => {
+describe('every app starts on its own in distributed mode, and refuses to start without its dependencies', () => {
   let database: ScratchDatabase;
   let dataDir: string;
   let services: Record<string, string>;
+  let calls: ServiceCalls;
+  /** The billing app the gateway's first start credits the demo account through (service calls). */
+  let billing: AppProcess;
+  /** The settings of `app`, with its service calls; the billing app under test binds a port of its own. */
+  const settingsOf = (app: string, more: Record<string, string> = {}): Record<string, string> => ({
+    ...services,
+    ...calls.env(app),
+    ...(app === 'billing' ? { SERVICE_CALL_PORT: '0' } : {}),
+    ...more,
+  });
 
   beforeAll(async () => {
     execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--quiet'], { cwd: root });
@@ -78,14 +95,17 @@ describe('every app starts alone in distributed mode, and refuses to start witho
       const value = process.env[name];
       if (value !== undefined) services[name] = value;
     }
+    calls = await serviceCalls();
+    billing = await startAppProcess('billing', { ...services, ...calls.env('billing') });
   });
   afterAll(async () => {
+    await billing?.stop();
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it.each(APPS)('%s: listens, answers /healthz, /readyz and /metrics, and drains on SIGTERM', async (app) => {
-    const exit = await runApp(app, services, async (baseUrl) => {
+    const exit = await runApp(app, settingsOf(app), async (baseUrl) => {
       const health = await fetch(`${baseUrl}/healthz`);
       expect(health.status).toBe(200);
       expect(health.headers.get('x-request-id')).toMatch(/^req_/);
@@ -100,11 +120,46 @@ describe('every app starts alone in distributed mode, and refuses to start witho
       ).toBe(2);
     });
     expect(exit.output).toContain(`${app} (distributed mode) listening on http://`);
+    // The apps that answer other apps' calls say where, on the line after.
+    if (ANSWERING_APPS.includes(app)) {
+      expect(exit.output).toMatch(
+        new RegExp(
+          `${app} \\(distributed mode\\) listening on http://\\S+\\nservice calls on tcp://127\\.0\\.0\\.1:\\d+\\n`,
+        ),
+      );
+    } else {
+      expect(exit.output).not.toContain('service calls on');
+    }
     expect(exit.code).toBe(0);
   });
 
+  it.each([
+    ['compat-protocols', 'gateway (accounts.apiKeys); billing (billing.holds); media (media.files)'],
+    ['runner', 'media (media.mediaInputs)'],
+    ['billing', 'gateway (accounts.accountDirectory)'],
+  ])('%s without SERVICE_ADDRESSES exits 2 naming it and what it calls', async (app, what) => {
+    const env = settingsOf(app);
+    delete env['SERVICE_ADDRESSES'];
+    const exit = await runApp(app, env);
+    expect(exit.code).toBe(2);
+    expect(exit.output).toBe(
+      `Invalid configuration: SERVICE_ADDRESSES is required: this app calls ${what}\n`,
+    );
+  });
+
+  it('webhooks with SERVICE_ADDRESSES that lacks the gateway exits 2 naming it', async () => {
+    const exit = await runApp(
+      'webhooks',
+      settingsOf('webhooks', { SERVICE_ADDRESSES: 'billing=127.0.0.1:1' }),
+    );
+    expect(exit.code).toBe(2);
+    expect(exit.output).toBe(
+      'Invalid configuration: SERVICE_ADDRESSES names no address of gateway, which this app calls (accounts.accountDirectory)\n',
+    );
+  });
+
   it('gateway: the per-key rate limit lives in Redis, so two gateway processes share one bucket', async () => {
-    const env = { ...services, RATE_LIMIT_BURST: '50', RATE_LIMIT_PER_MINUTE: '1' };
+    const env = settingsOf('gateway', { RATE_LIMIT_BURST: '50', RATE_LIMIT_PER_MINUTE: '1' });
     const remaining: string[] = [];
     for (let run = 0; run < 2; run += 1) {
       const exit = await runApp('gateway', env, async (baseUrl) => {
@@ -146,7 +201,7 @@ describe('every app starts alone in distributed mode, and refuses to start witho
     });
     try {
       await expect(s3.send(new HeadBucketCommand({ Bucket: bucket }))).rejects.toThrow();
-      const exit = await runApp('media', { ...services, S3_BUCKET: bucket }, async (baseUrl) => {
+      const exit = await runApp('media', settingsOf('media', { S3_BUCKET: bucket }), async (baseUrl) => {
         expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
       });
       expect(exit.code).toBe(0);
@@ -165,7 +220,7 @@ describe('every app starts alone in distributed mode, and refuses to start witho
     ['tasks', 'KAFKA_BROKERS', 'Kafka'],
     ['media', 'DATABASE_URL', 'PostgreSQL'],
   ])('%s without %s exits 2 naming the setting', async (app, setting, dependency) => {
-    const env = { ...services };
+    const env = settingsOf(app);
     delete env[setting];
     const exit = await runApp(app, env);
     expect(exit.code).toBe(2);
@@ -181,7 +236,7 @@ describe('every app starts alone in distributed mode, and refuses to start witho
     ['catalog', { DATABASE_URL: 'postgresql://app:hunter2@127.0.0.1:1/gen' }, 'PostgreSQL at 127.0.0.1:1'],
   ])('%s with an unreachable dependency exits 1 and names it (%j)', async (app, broken, target) => {
     const started = Date.now();
-    const exit = await runApp(app, { ...services, ...broken, DEPENDENCY_TIMEOUT_MS: '1000' });
+    const exit = await runApp(app, settingsOf(app, { ...broken, DEPENDENCY_TIMEOUT_MS: '1000' }));
     expect(exit.code).toBe(1);
     expect(exit.output).toContain(`${app}: start-up failed: cannot reach ${target} within 1000 ms: `);
     expect(exit.output).toMatch(/ECONNREFUSED/);

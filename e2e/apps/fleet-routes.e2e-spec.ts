@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
+import { serviceCalls, serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
 
 const root = join(__dirname, '..', '..');
 
@@ -55,11 +55,15 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
       RATE_LIMIT_BURST: '1000',
       RATE_LIMIT_PER_MINUTE: '1',
     };
-    gateway = await startAppProcess('gateway', env);
-    [compat, media] = await Promise.all([
-      startAppProcess('compat-protocols', env),
-      startAppProcess('media', env),
-      ...OTHERS.map(async (app) => others.set(app, await startAppProcess(app, env))),
+    const calls = await serviceCalls();
+    const start = (app: string) => startAppProcess(app, { ...env, ...calls.env(app) });
+    // Together: the gateway's first start credits the demo account through the billing app, which checks the
+    // account against the gateway (service calls both ways).
+    [gateway, compat, media] = await Promise.all([
+      start('gateway'),
+      start('compat-protocols'),
+      start('media'),
+      ...OTHERS.map(async (app) => others.set(app, await start(app))),
     ]);
     const boot = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
       apiKey: string;
@@ -126,8 +130,7 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
           const response = await get(app, path, good);
           expect({ path, status: response.status }).toEqual({ path, status: 404 });
         }
-        // Valid admin and console credentials too: the apps that host the accounts module for its ports know
-        // them, and still serve none of their routes.
+        // Valid admin and console credentials too: no route of theirs is served here.
         expect((await get(app, `/admin/v1/accounts/${accountId}`, admin)).status).toBe(404);
         expect(
           (await get(app, '/admin/v1/webhook-deliveries?taskId=job_01JZZZZZZZZZZZZZZZZZZZZZZZ', admin))

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
+import { serviceCalls, serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
 
 const root = join(__dirname, '..', '..');
 type Json = Record<string, unknown>;
@@ -31,8 +31,9 @@ async function halves(width: number, height: number): Promise<Buffer> {
 }
 
 /**
- * Media files in task input in distributed mode: the gateway checks service:// URIs at acceptance, the runner
- * (its own process) reads the file from S3 or fetches the URL through the SSRF guard before the model runs.
+ * Media files in task input in distributed mode: the gateway checks service:// URIs at acceptance (FILES_PORT
+ * of the media app), and before the model runs the runner (its own process) has the media app read the file
+ * from S3 or fetch the URL through the SSRF guard (MEDIA_INPUTS, over service calls).
  */
 describe('media files in task input across separate processes (distributed mode)', () => {
   let database: ScratchDatabase;
@@ -77,10 +78,14 @@ describe('media files in task input across separate processes (distributed mode)
       FETCH_ALLOW_PRIVATE_CIDRS: `${SOURCE}/32`,
       FETCH_CA_FILE: cert.file,
     };
-    // Migrations run under advisory locks, so the apps may start together.
+    // Migrations run under advisory locks, so the apps may start together. The media app reads the media
+    // inputs for the runner (MEDIA_INPUTS, over service calls): it fetches the URLs, with the settings above.
+    const calls = await serviceCalls();
     apps.push(
       ...(await Promise.all(
-        ['gateway', 'runner', 'tasks', 'billing', 'compat-protocols'].map((app) => startAppProcess(app, env)),
+        ['gateway', 'runner', 'tasks', 'billing', 'compat-protocols', 'media'].map((app) =>
+          startAppProcess(app, { ...env, ...calls.env(app) }),
+        ),
       )),
     );
     gateway = apps[0]!;
@@ -166,7 +171,7 @@ describe('media files in task input across separate processes (distributed mode)
     call(auth, 'POST', '/api/v1/jobs/createTask', { model: 'local/sketch', input });
   const balance = async (auth: Auth) => dataOf(await call(auth, 'GET', '/api/v1/chat/credit'));
 
-  it('draws from an own uploaded file that the runner reads from S3', async () => {
+  it('draws from an own uploaded file, read from S3 for the runner by the media app', async () => {
     const image = await committed(owner, picture);
     const reply = await create(owner, { prompt: 'the same, at dusk', width: 128, height: 64, image });
     expect(reply.status).toBe(202);
@@ -192,7 +197,7 @@ describe('media files in task input across separate processes (distributed mode)
     expect(dataOf(await call(stranger, 'GET', '/api/v1/jobs'))['items']).toEqual([]);
   });
 
-  it('fetches an allowed https URL in the runner, and fails a private one uncharged without connecting', async () => {
+  it('fetches an allowed https URL for the runner (the media app), and fails a private one uncharged without connecting', async () => {
     const auth = await customer();
     const fetched = await create(auth, {
       prompt: 'x',

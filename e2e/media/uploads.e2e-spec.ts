@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
+import { serviceCalls, serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
 
 const root = join(__dirname, '..', '..');
 type Json = Record<string, unknown>;
@@ -37,9 +37,13 @@ describe('direct uploads through S3 (distributed mode)', () => {
       S3_KEY_PREFIX: prefix,
       S3_BUCKET: 'generation-media',
     };
-    const started = await Promise.all([startAppProcess('gateway', env), startAppProcess('media', env)]);
+    // Billing too: the gateway's first start credits the demo account through it (service calls).
+    const calls = await serviceCalls();
+    const started = await Promise.all(
+      ['gateway', 'media', 'billing'].map((app) => startAppProcess(app, { ...env, ...calls.env(app) })),
+    );
     apps.push(...started);
-    gateway = started[0];
+    gateway = started[0]!;
     const boot = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
       apiKey: string;
       accountId: string;

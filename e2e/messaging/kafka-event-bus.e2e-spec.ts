@@ -1,6 +1,8 @@
-import type { EventEnvelope } from '@gen/contracts';
-import { KafkaEventBus } from '@gen/messaging';
+import { ExecutionEventType, Topics, type EventEnvelope } from '@gen/contracts';
+import { createLogger } from '@gen/core';
+import { KafkaEventBus, subscribeEvents } from '@gen/messaging';
 import { testEvent } from '@gen/testing';
+import { Kafka, logLevel } from 'kafkajs';
 import { randomBytes } from 'node:crypto';
 
 const brokers = process.env['KAFKA_BROKERS']!.split(',');
@@ -126,5 +128,72 @@ describe('KafkaEventBus against the real broker', () => {
     await until(() => handled.length === 1);
     expect(handled).toEqual([1]);
     expect(attempts).toBe(2);
+  });
+
+  it('skips and logs a poison message without blocking its partition, and does not deliver it again', async () => {
+    const prefix = `e2e-poison-${randomBytes(4).toString('hex')}.`;
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(JSON.parse(line)) });
+    const prefixedBus = () => {
+      const b = new KafkaEventBus({ brokers, clientId: 'e2e-poison', prefix, logger });
+      buses.push(b);
+      return b;
+    };
+    const handled: string[] = [];
+    const consumer = { group: 'tasks', types: [ExecutionEventType.started], logger };
+    const first = await subscribeEvents(prefixedBus(), consumer, async (e) => {
+      handled.push(`${e.id} ${e.payload.startedAt}`);
+    });
+    const started = (id: string, over: Partial<EventEnvelope> = {}): EventEnvelope => ({
+      id,
+      type: ExecutionEventType.started,
+      version: 1,
+      key: 'job_1',
+      occurredAt: new Date().toISOString(),
+      correlationId: 'req_1',
+      causationId: 'req_1',
+      payload: { taskId: 'job_1', startedAt: '2026-11-24T10:00:00.000Z' },
+      ...over,
+    });
+    const topic = `${prefix}${Topics.taskExecution}`;
+    const producer = prefixedBus();
+    // One key, so one partition: every message below waits for the one before it.
+    await producer.publish(Topics.taskExecution, [started('evt_1')]);
+    const raw = new Kafka({ brokers, clientId: 'e2e-poison-raw', logLevel: logLevel.NOTHING }).producer();
+    await raw.connect();
+    try {
+      await raw.send({ topic, messages: [{ key: 'job_1', value: '{"id": "evt_cut' }] });
+    } finally {
+      await raw.disconnect();
+    }
+    await producer.publish(Topics.taskExecution, [
+      started('evt_bad', { payload: { taskId: 'job_1', startedAt: 'soon' } }),
+      started('evt_v9', { version: 9 }),
+      started('evt_2'),
+    ]);
+    await until(() => handled.length >= 2);
+    expect(handled).toEqual(['evt_1 2026-11-24T10:00:00.000Z', 'evt_2 2026-11-24T10:00:00.000Z']);
+    const skipped = lines.filter((l) => String(l['msg']).startsWith('event skipped'));
+    expect(skipped).toEqual([
+      expect.objectContaining({ reason: 'not_json', topic, group: 'tasks', key: 'job_1' }),
+      expect.objectContaining({
+        reason: 'invalid_payload',
+        path: '/startedAt',
+        event: expect.objectContaining({ id: 'evt_bad' }),
+      }),
+      expect.objectContaining({
+        reason: 'unknown_version',
+        event: expect.objectContaining({ id: 'evt_v9', version: 9 }),
+      }),
+    ]);
+
+    // The skipped messages were committed with the rest: the group's next member starts after them.
+    await first.stop();
+    await producer.publish(Topics.taskExecution, [started('evt_3')]);
+    await subscribeEvents(prefixedBus(), consumer, async (e) => void handled.push(`${e.id} again`));
+    await until(() => handled.length >= 3);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(handled.slice(2)).toEqual(['evt_3 again']);
+    expect(lines.filter((l) => String(l['msg']).startsWith('event skipped'))).toHaveLength(3);
   });
 });

@@ -1,4 +1,6 @@
+import { SERVICE_OWNERS } from '@gen/transport';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..');
@@ -21,6 +23,50 @@ export function serviceSettings(): Record<string, string> {
     if (value !== undefined) out[name] = value;
   }
   return out;
+}
+
+/** A TCP port nothing listens on now (the kernel's pick; released at once for the app that binds it). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The apps that answer other apps' service calls (gateway, billing, media). */
+export const ANSWERING_APPS: readonly string[] = [...new Set(Object.values(SERVICE_OWNERS))];
+
+/** The service-call settings of a fleet started by a test: one listener port per answering app. */
+export interface ServiceCalls {
+  /** `SERVICE_ADDRESSES`: every answering app of the set, on 127.0.0.1. */
+  readonly addresses: string;
+  /** The port each answering app binds (the same after a restart, so its callers find it again). */
+  readonly ports: Readonly<Record<string, number>>;
+  /** What `app` needs: `SERVICE_ADDRESSES`, and its `SERVICE_CALL_PORT` if it answers calls. */
+  env(app: string): Record<string, string>;
+}
+
+/**
+ * Allocates a free port for each app of `apps` that answers service calls and builds `SERVICE_ADDRESSES`
+ * naming them, for every app of the set to call. By default all three answering apps are listed, whether the
+ * test starts them or not: an app that calls one refuses to start without its address, and a call to one that
+ * is not running fails as a peer that is down does (503).
+ */
+export async function serviceCalls(apps: readonly string[] = ANSWERING_APPS): Promise<ServiceCalls> {
+  const ports: Record<string, number> = {};
+  for (const app of apps) if (ANSWERING_APPS.includes(app)) ports[app] = await freePort();
+  const addresses = Object.entries(ports)
+    .map(([app, port]) => `${app}=127.0.0.1:${port}`)
+    .join(',');
+  return {
+    addresses,
+    ports,
+    env: (app) => ({
+      SERVICE_ADDRESSES: addresses,
+      ...(ports[app] !== undefined ? { SERVICE_CALL_PORT: String(ports[app]) } : {}),
+    }),
+  };
 }
 
 /** One app of the fleet running as its own process in distributed mode. */

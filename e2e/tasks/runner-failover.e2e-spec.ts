@@ -5,7 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
+import {
+  serviceCalls,
+  serviceSettings,
+  type ServiceCalls,
+  startAppProcess,
+  type AppProcess,
+} from '../support/app-process';
 
 const root = join(__dirname, '..', '..');
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -35,11 +41,13 @@ describe('a runner killed under load (distributed mode)', () => {
   let env: Record<string, string>;
   const apps: AppProcess[] = [];
   let gateway: AppProcess;
+  let calls: ServiceCalls;
 
   beforeAll(async () => {
     execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--quiet'], { cwd: root });
     database = await createScratchPostgres();
     dataDir = mkdtempSync(join(tmpdir(), 'gts-failover-'));
+    calls = await serviceCalls();
     env = {
       ...serviceSettings(),
       DATA_DIR: dataDir,
@@ -51,10 +59,15 @@ describe('a runner killed under load (distributed mode)', () => {
       RATE_LIMIT_BURST: '10000',
       RATE_LIMIT_PER_MINUTE: '100000',
       LOG_LEVEL: process.env['E2E_LOG_LEVEL'] ?? 'warn',
+      // Runners call the media app only for media inputs, which these tasks have none of.
+      SERVICE_ADDRESSES: calls.addresses,
     };
-    gateway = await startAppProcess('gateway', env);
-    apps.push(gateway);
-    apps.push(...(await Promise.all([startAppProcess('tasks', env), startAppProcess('billing', env)])));
+    // Together: the gateway's first start credits the demo account through the billing app (service calls).
+    const started = await Promise.all(
+      ['gateway', 'tasks', 'billing'].map((app) => startAppProcess(app, { ...env, ...calls.env(app) })),
+    );
+    apps.push(...started);
+    gateway = started[0]!;
   });
 
   afterAll(async () => {

@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
+import { serviceCalls, serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
 
 const root = join(__dirname, '..', '..');
 type Json = Record<string, unknown>;
@@ -39,17 +39,16 @@ describe('the task flow across separate processes (distributed mode)', () => {
       // Info: the task trail of every app is checked below.
       LOG_LEVEL: process.env['E2E_LOG_LEVEL'] ?? 'info',
     };
-    // Migrations run under advisory locks, so the apps may start together.
-    [gateway, runner] = await Promise.all([startAppProcess('gateway', env), startAppProcess('runner', env)]);
-    apps.push(gateway, runner);
+    // Migrations run under advisory locks, so the apps may start together; they must: the gateway's first
+    // start credits the demo account through the billing app (service calls).
+    const calls = await serviceCalls();
+    const start = (app: string) => startAppProcess(app, { ...env, ...calls.env(app) });
     apps.push(
-      ...(await Promise.all([
-        startAppProcess('tasks', env),
-        startAppProcess('billing', env),
-        startAppProcess('webhooks', env),
-        startAppProcess('compat-protocols', env),
-      ])),
+      ...(await Promise.all(
+        ['gateway', 'runner', 'tasks', 'billing', 'webhooks', 'compat-protocols'].map(start),
+      )),
     );
+    [gateway, runner] = [apps[0]!, apps[1]!];
     compat = apps.find((app) => app.name === 'compat-protocols')!;
     const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
       apiKey: string;

@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
+import { serviceCalls, serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
 
 const root = join(__dirname, '..', '..');
 type Json = Record<string, unknown>;
@@ -60,10 +60,13 @@ describe('one trace for a whole task across the fleet (distributed mode)', () =>
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
       OTEL_BSP_SCHEDULE_DELAY: '200',
     };
-    apps.push(await startAppProcess('gateway', env));
+    // Together: the gateway's first start credits the demo account through the billing app (service calls).
+    const calls = await serviceCalls();
     apps.push(
       ...(await Promise.all(
-        ['tasks', 'billing', 'runner', 'webhooks'].map((name) => startAppProcess(name, env)),
+        ['gateway', 'tasks', 'billing', 'runner', 'webhooks'].map((name) =>
+          startAppProcess(name, { ...env, ...calls.env(name) }),
+        ),
       )),
     );
   });

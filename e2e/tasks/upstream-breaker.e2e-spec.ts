@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
+import { serviceCalls, serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
 
 const root = join(__dirname, '..', '..');
 type Json = Record<string, unknown>;
@@ -74,15 +74,16 @@ describe('an open circuit reaches the whole fleet through Redis (distributed mod
       KAFKA_TOPIC_PREFIX: `${fleet}.`,
       REDIS_KEY_PREFIX: `${fleet}:`,
     };
-    [gateway] = await Promise.all([startAppProcess('gateway', env)]);
-    apps.push(gateway);
+    // Together: the gateway's first start credits the demo account through the billing app (service calls).
+    const calls = await serviceCalls();
     apps.push(
-      ...(await Promise.all([
-        startAppProcess('runner', env),
-        startAppProcess('tasks', env),
-        startAppProcess('billing', env),
-      ])),
+      ...(await Promise.all(
+        ['gateway', 'runner', 'tasks', 'billing'].map((app) =>
+          startAppProcess(app, { ...env, ...calls.env(app) }),
+        ),
+      )),
     );
+    gateway = apps[0]!;
     const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
       apiKey: string;
     };

@@ -1,12 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { AccountsModule } from '@gen/accounts';
-import { BillingModule } from '@gen/billing';
 import { CatalogModule } from '@gen/catalog';
 import type { AppConfig, Logger } from '@gen/core';
-import { PlatformModule, ProvidersModule, composeDomains, quoteSigningKey } from '@gen/platform';
+import { PlatformModule, ProvidersModule, quoteSigningKey } from '@gen/platform';
 import { CompatModule, compatOpenApi } from '@gen/protocols';
 import { ChatExecutionModule } from '@gen/runner';
-import { MediaModule } from '@gen/media';
 import { TasksModule } from '@gen/tasks';
 
 /**
@@ -14,9 +11,10 @@ import { TasksModule } from '@gen/tasks';
  * `/v1/responses`, `/v1/messages`, `/v1beta/models/{model}:(stream)generateContent`, `/v1/videos/*`), so that
  * long-lived text streams scale apart from the gateway (docs/architecture.md, "Which app serves which routes").
  * Text runs here, where the client is (CHAT_EXECUTION through the provider port), and reports on
- * `task.execution`. It hosts the accounts module (API keys: Bearer, `x-api-key`, `x-gen-api-key`,
- * `x-goog-api-key`), billing's holds, the media files (FILES_PORT), the catalog and the tasks use cases behind
- * TEXT_TASKS and COMPAT_TASKS, for their ports only: no route of theirs, no background work (their relays run in the worker apps).
+ * `task.execution`. API keys are checked by the gateway, holds reserved by the billing app and `service://`
+ * files of task input looked up in the media app, over the service transport (main.ts). It still hosts the
+ * tasks use cases behind TEXT_TASKS and COMPAT_TASKS (a text task's events are read in this process as the
+ * model streams them) and reads the catalog file itself: no route of theirs, no background work.
  */
 @Module({})
 export class CompatProtocolsAppModule {
@@ -26,12 +24,6 @@ export class CompatProtocolsAppModule {
       imports: [
         // The document lists the system routes and the compatibility family, the routes this app serves.
         PlatformModule.forRoot({ config, logger, openApi: [compatOpenApi], appName: 'compat-protocols' }),
-        composeDomains(
-          AccountsModule.forRoot({ http: false }),
-          BillingModule.forRoot({ http: false, workers: false }),
-          // FILES_PORT: a task accepted here has its `service://` media inputs checked like the gateway's.
-          MediaModule.forRoot({ http: false, workers: false }),
-        ),
         CatalogModule.forRoot({ file: config.CATALOG_FILE, http: false }),
         ProvidersModule,
         ChatExecutionModule,

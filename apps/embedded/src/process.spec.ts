@@ -1,7 +1,7 @@
 import { createScratchPostgres, describeWithPostgres, type ScratchDatabase } from '@gen/testing';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -176,7 +176,16 @@ describe('the embedded process: first start, drain on SIGTERM, configuration err
 
 // Each app alone on the embedded adapters and PostgreSQL; the same apps in distributed mode against Kafka,
 // Redis and S3 are in e2e/apps/distributed-start.e2e-spec.ts.
-describeWithPostgres('every service app starts alone', () => {
+/** A TCP port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describeWithPostgres('every service app starts on its own', () => {
   const services = [
     'gateway',
     'compat-protocols',
@@ -189,12 +198,38 @@ describeWithPostgres('every service app starts alone', () => {
   ];
   let scratch: ScratchDatabase;
   let dataDir: string;
+  /** Where the apps that answer service calls listen (gateway, billing, media). */
+  let ports: Record<string, string>;
+  let addresses: string;
+  /** The billing app the gateway's first start credits the demo account through (a service call). */
+  let billing: Started;
   beforeAll(async () => {
     execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--quiet'], { cwd: root });
     scratch = await createScratchPostgres();
     dataDir = mkdtempSync(join(tmpdir(), 'gts-apps-'));
+    ports = {
+      gateway: String(await freePort()),
+      billing: String(await freePort()),
+      media: String(await freePort()),
+    };
+    addresses = Object.entries(ports)
+      .map(([app, port]) => `${app}=127.0.0.1:${port}`)
+      .join(',');
+    billing = await start(
+      {
+        DATA_DIR: dataDir,
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: scratch.url,
+        SERVICE_ADDRESSES: addresses,
+        SERVICE_CALL_PORT: ports['billing']!,
+      },
+      join(root, 'dist', 'apps', 'billing', 'src', 'main.js'),
+    );
   });
   afterAll(async () => {
+    billing?.child.kill('SIGTERM');
+    await billing?.exited;
     await scratch.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -202,7 +237,15 @@ describeWithPostgres('every service app starts alone', () => {
   it.each(services)('%s serves health and readiness, then drains on SIGTERM', async (service) => {
     const entry = join(root, 'dist', 'apps', service, 'src', 'main.js');
     const app = await start(
-      { DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: scratch.url },
+      {
+        DATA_DIR: dataDir,
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: scratch.url,
+        SERVICE_ADDRESSES: addresses,
+        // The billing app under test beside the one started above: a port of its own.
+        SERVICE_CALL_PORT: service === 'billing' ? '0' : (ports[service] ?? '0'),
+      },
       entry,
     );
     try {

@@ -40,10 +40,11 @@ export class GatewayAppModule {
         }),
         composeDomains(
           AccountsModule.forRoot({ http: true }),
-          BillingModule.forRoot({ http: true, workers: false }),
-          MediaModule.forRoot({ http: true, workers: false }),
+          // Routes only: FUNDS_PORT, HOLDS_PORT and FILES_PORT are the billing and media apps' (main.ts).
+          BillingModule.forRoot({ http: true, workers: false, ports: false }),
+          MediaModule.forRoot({ http: true, workers: false, ports: false }),
         ),
-        // The asset library reads files through FILES_PORT (MediaModule, composed above).
+        // The asset library reads files through FILES_PORT (the media app's).
         AssetsModule.forRoot({ http: true }),
         CatalogModule.forRoot({ file: config.CATALOG_FILE }),
         // Text streams run here, where their client is (CHAT_EXECUTION through the provider port).

@@ -1,14 +1,13 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { AppConfig, Logger } from '@gen/core';
 import { CatalogModule } from '@gen/catalog';
-import { MediaModule } from '@gen/media';
-import { PlatformModule, ProvidersModule, composeDomains } from '@gen/platform';
+import { PlatformModule, ProvidersModule } from '@gen/platform';
 import { RunnerModule } from '@gen/runner';
 
 /**
  * The runner on its own (distributed mode): executes created tasks through the provider port and stores their
- * outputs in S3. Media inputs (`service://` files, https URLs) are read through MEDIA_INPUTS, the media
- * domain's port, hosted here without its routes or workers.
+ * outputs in S3. Media inputs (`service://` files, https URLs) are read by the media app through MEDIA_INPUTS,
+ * over the service transport (main.ts).
  */
 @Module({})
 export class RunnerAppModule {
@@ -19,7 +18,6 @@ export class RunnerAppModule {
         PlatformModule.forRoot({ config, logger, openApi: [], appName: 'runner' }),
         // The runner reads the model bindings (adapter, upstream, credentials, fallbacks) from the same file.
         CatalogModule.forRoot({ file: config.CATALOG_FILE, http: false }),
-        composeDomains(MediaModule.forRoot({ http: false, workers: false })),
         ProvidersModule,
         RunnerModule,
       ],

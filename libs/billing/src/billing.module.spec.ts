@@ -10,10 +10,11 @@ import {
   Topics,
   type EventEnvelope,
   type FundsPort,
+  type TaskTerminalPayload,
   type HoldsPort,
 } from '@gen/contracts';
 import { CLOCK, systemClock } from '@gen/core';
-import { EVENT_BUS, InProcessEventBus } from '@gen/messaging';
+import { EVENT_BUS, InProcessEventBus, newEvent } from '@gen/messaging';
 import { DATABASE } from '@gen/persistence';
 import { openTestDatabase, type TestDatabase } from '@gen/testing';
 import { BillingModule } from './billing.module';
@@ -25,6 +26,18 @@ import { BILLING_OPTIONS } from './domain/billing-options';
  */
 const ours = /[\\/]libs[\\/](billing|messaging)[\\/]src[\\/](?!.*\.spec\.ts)/;
 const pendingTimers = new Set<NodeJS.Timeout>();
+
+/** The task.created payload of a task of account acc_m. */
+const created = (taskId: string) => ({
+  taskId,
+  accountId: 'acc_m',
+  keyId: 'key_m',
+  model: 'm',
+  input: {},
+  estimatedCost: '1',
+  createdAt: new Date().toISOString(),
+  deadlineAt: new Date(Date.now() + 60_000).toISOString(),
+});
 let timersStarted = 0;
 const realSetTimeout = global.setTimeout;
 const realClearTimeout = global.clearTimeout;
@@ -111,22 +124,25 @@ describe('BillingModule', () => {
       holds.reserve({ holdId, accountId: 'acc_m', keyId: 'key_m', model: 'm', amount: '1', dailyCap: '10' });
     await reserve('job_m_abandoned');
     await reserve('job_m_task');
-    const task = (type: string, charge?: string): EventEnvelope => ({
-      id: `evt_${type}`,
-      type,
-      version: 1,
-      key: 'job_m_task',
-      occurredAt: new Date().toISOString(),
-      correlationId: 'req_m',
-      causationId: 'req_m',
-      payload: { taskId: 'job_m_task', charge },
+    const at = new Date().toISOString();
+    const terminal = (charge: string): TaskTerminalPayload => ({
+      ...created('job_m_task'),
+      state: 'succeeded',
+      charge,
+      completedAt: at,
     });
-    await bus.publish(Topics.taskLifecycle, [task(TaskEventType.created)]);
+    const meta = { key: 'job_m_task', correlationId: 'req_m', causationId: 'req_m' };
+    const task = {
+      [TaskEventType.created]: () => newEvent(TaskEventType.created, created('job_m_task'), meta),
+      [TaskEventType.succeeded]: (charge: string) =>
+        newEvent(TaskEventType.succeeded, terminal(charge), meta),
+    };
+    await bus.publish(Topics.taskLifecycle, [task[TaskEventType.created]()]);
     await waitFor(() => events.length >= 1);
     expect(events.map((e) => [e.key, e.type])).toEqual([['job_m_abandoned', HoldEventType.released]]);
     expect(await holds.confirm('job_m_task')).toMatchObject({ status: 'confirmed' });
 
-    await bus.publish(Topics.taskLifecycle, [task(TaskEventType.succeeded, '0.25')]);
+    await bus.publish(Topics.taskLifecycle, [task[TaskEventType.succeeded]('0.25')]);
     await waitFor(() => events.length >= 2);
     expect(events[1]).toMatchObject({
       key: 'job_m_task',
@@ -147,17 +163,13 @@ describe('BillingModule', () => {
     expect(timersStarted).toBeGreaterThan(0); // the sweeper and relay did schedule work while running
     await app.close();
     expect([...pendingTimers]).toEqual([]);
+    // A valid event, which the consumer would apply if it were still subscribed.
     await bus.publish(Topics.taskLifecycle, [
-      {
-        id: 'evt_after',
-        type: TaskEventType.created,
-        version: 1,
+      newEvent(TaskEventType.created, created('job_m_after'), {
         key: 'job_m_after',
-        occurredAt: new Date().toISOString(),
         correlationId: 'x',
         causationId: 'x',
-        payload: { taskId: 'job_m_after' },
-      },
+      }),
     ]);
     await new Promise((r) => setTimeout(r, 400)); // past the reserve TTL and many sweep intervals
     expect(

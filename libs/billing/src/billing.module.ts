@@ -24,6 +24,12 @@ import { BillingMetrics } from './workers/billing-metrics';
 export interface BillingModuleOptions extends Partial<BillingOptions> {
   /** Serve `/api/v1/chat/credit` and `/admin/v1/accounts/{id}/credits` (default true): the gateway; embedded mode. */
   readonly http?: boolean;
+  /**
+   * Offer FUNDS_PORT and HOLDS_PORT to the other modules of the process (default true). False where the
+   * module is composed for its routes only and the ports are the billing app's, over the service transport
+   * (the gateway).
+   */
+  readonly ports?: boolean;
 }
 
 /**
@@ -55,15 +61,15 @@ export interface BillingModuleOptions extends Partial<BillingOptions> {
     { provide: FUNDS_PORT, useExisting: AddCreditUseCase },
     { provide: HOLDS_PORT, useExisting: HoldsService },
   ],
-  exports: [FUNDS_PORT, HOLDS_PORT],
 })
 export class BillingModule {
   /** The module with some options changed (e.g. a shorter reserve TTL, no background work, no routes). */
-  static forRoot({ http = true, ...options }: BillingModuleOptions = {}): DynamicModule {
+  static forRoot({ http = true, ports = true, ...options }: BillingModuleOptions = {}): DynamicModule {
     return {
       module: BillingModule,
       controllers: http ? [CreditController] : [],
       providers: [{ provide: BILLING_OPTIONS, useValue: { ...DEFAULT_BILLING_OPTIONS, ...options } }],
+      exports: ports ? [FUNDS_PORT, HOLDS_PORT] : [],
     };
   }
 }

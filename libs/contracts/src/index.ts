@@ -5,6 +5,7 @@ export * from './funds.ports';
 export * from './events';
 export * from './holds.ports';
 export * from './task-events';
+export * from './event-map';
 export * from './catalog.ports';
 export * from './chat';
 export * from './provider.ports';

@@ -27,6 +27,7 @@ const DEFAULTS = {
   REDIS_KEY_PREFIX: '',
   S3_KEY_PREFIX: '',
   OTEL_BSP_SCHEDULE_DELAY: 5000,
+  SERVICE_CALL_PORT: 4000,
 };
 
 const DB_PASSWORD = 'hunter2-Sup3rSecret';
@@ -187,6 +188,30 @@ describe('loadConfig', () => {
   it('takes the S3 and Redis key prefixes as given', () => {
     const config = loadConfig({ S3_KEY_PREFIX: 'fleets/a-1/', REDIS_KEY_PREFIX: 'fleet-a:1.' });
     expect([config.S3_KEY_PREFIX, config.REDIS_KEY_PREFIX]).toEqual(['fleets/a-1/', 'fleet-a:1.']);
+  });
+
+  it('reads the service-call settings: listener port and host, and the peers of each app', () => {
+    const config = loadConfig({
+      SERVICE_CALL_PORT: '0',
+      SERVICE_CALL_HOST: '0.0.0.0',
+      SERVICE_ADDRESSES: 'gateway=10.0.0.1:4000,gateway=gw-2.internal:4001,billing=[::1]:4100',
+    });
+    expect(config).toMatchObject({
+      SERVICE_CALL_PORT: 0,
+      SERVICE_CALL_HOST: '0.0.0.0',
+      SERVICE_ADDRESSES: 'gateway=10.0.0.1:4000,gateway=gw-2.internal:4001,billing=[::1]:4100',
+    });
+  });
+
+  it.each([
+    'gateway',
+    'gateway=10.0.0.1',
+    'gateway=10.0.0.1:4000,',
+    'gateway=10.0.0.1:4000;billing=10.0.0.2:4000',
+    'gateway = 10.0.0.1:4000',
+    'Gateway=10.0.0.1:4000',
+  ])('refuses a malformed SERVICE_ADDRESSES (%j)', (value) => {
+    expect(configError({ SERVICE_ADDRESSES: value }).setting).toBe('SERVICE_ADDRESSES');
   });
 
   it('names the bad setting, not another one, when the others are valid', () => {

@@ -179,6 +179,26 @@ export const ConfigSchema = Type.Object(
       default: 15000,
       description: 'How long start-up waits for each dependency before it exits with a clear message.',
     }),
+    SERVICE_CALL_PORT: Type.Integer({
+      minimum: 0,
+      maximum: 65535,
+      default: 4000,
+      description:
+        "Distributed mode: TCP port of this app's service-call listener, for the apps that answer other apps' calls (gateway, billing, media); 0 picks a free one.",
+    }),
+    SERVICE_CALL_HOST: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'Distributed mode: address the service-call listener binds; HOST when unset.',
+      }),
+    ),
+    SERVICE_ADDRESSES: Type.Optional(
+      Type.String({
+        pattern: '^[a-z][a-z-]*=[^,\\s=]+:\\d{1,5}(,[a-z][a-z-]*=[^,\\s=]+:\\d{1,5})*$',
+        description:
+          'Distributed mode: where the apps this one calls listen for service calls, `app=host:port[,app=host:port...]`; an app named several times (replicas) is called in turn. Required by an app that calls another.',
+      }),
+    ),
     WEBHOOK_ALLOW_PRIVATE_CIDRS: Type.Optional(
       Type.String({
         description:

@@ -26,6 +26,12 @@ export interface MediaModuleOptions {
   readonly http: boolean;
   /** Run the upload retention sweep in this process. */
   readonly workers: boolean;
+  /**
+   * Offer FILES_PORT and MEDIA_INPUTS to the other modules of the process (default true). False where the
+   * module is composed for its routes only and the ports are the media app's, over the service transport
+   * (the gateway).
+   */
+  readonly ports?: boolean;
 }
 
 /** The CAs imports trust: the bundled public ones plus `FETCH_CA_FILE`; an unreadable file stops start-up. */
@@ -82,7 +88,7 @@ export class MediaModule {
       module: MediaModule,
       controllers: options.http ? [FilesController] : [],
       providers,
-      exports: [FILES_PORT, MEDIA_INPUTS],
+      exports: options.ports === false ? [] : [FILES_PORT, MEDIA_INPUTS],
     };
   }
 }

@@ -5,3 +5,5 @@ export * from './outbox';
 export * from './outbox-signal';
 export * from './outbox-wake-up';
 export * from './outbox-metrics';
+export * from './outbox-envelope';
+export * from './typed-events';

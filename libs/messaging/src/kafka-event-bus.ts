@@ -191,9 +191,18 @@ export class KafkaEventBus implements EventBus {
       autoCommit: true,
       // Partitions are handled side by side; within one (so within one key) strictly one at a time.
       partitionsConsumedConcurrently: this.options.partitions ?? 3,
-      eachMessage: async ({ message }) => {
+      eachMessage: async ({ partition, message }) => {
         if (!message.value) return;
-        const event = JSON.parse(message.value.toString('utf8')) as EventEnvelope;
+        let event: EventEnvelope;
+        try {
+          event = JSON.parse(message.value.toString('utf8')) as EventEnvelope;
+        } catch {
+          // It would fail the same way at every delivery: holding it would block the partition for good. The
+          // line names where it stays (the topic keeps it for its retention); `subscribeEvents` reports the
+          // envelopes that parse but do not match the event map the same way.
+          this.reportUnreadable({ topic, group, partition, offset: message.offset, key: message.key });
+          return;
+        }
         // With tracing on: a consumer span continuing the producer's, from the message's W3C headers.
         await inConsumerSpan(topic, groupId, traceHeaders(message.headers), () => handler(event));
       },
@@ -241,6 +250,19 @@ export class KafkaEventBus implements EventBus {
         return { topic, group: groupId, lag };
       }),
     );
+  }
+
+  private reportUnreadable(fields: {
+    topic: string;
+    group: string;
+    partition: number;
+    offset: string;
+    key: Buffer | null;
+  }): void {
+    const line = { ...fields, key: fields.key?.toString('utf8') ?? null, reason: 'not_json' };
+    const message = 'event skipped: the message is not a JSON envelope';
+    if (this.options.logger) this.options.logger.error(line, message);
+    else process.stderr.write(`${JSON.stringify({ level: 'error', ...line, msg: message })}\n`);
   }
 
   async close(): Promise<void> {

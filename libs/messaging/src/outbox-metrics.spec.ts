@@ -1,16 +1,17 @@
+import { HoldEventType, Topics } from '@gen/contracts';
 import { migrate, type Database } from '@gen/persistence';
 import { Metrics } from '@gen/observability';
 import {
   DATABASE_KINDS,
   metricValue,
   openTestDatabase,
-  testEvent,
   writeMigrationFolder,
   type TestDatabase,
 } from '@gen/testing';
 import { InProcessEventBus } from './in-process-event-bus';
 import { appendToOutbox, OutboxRelay, outboxMigrationSql } from './outbox';
 import { OUTBOX_METRICS_CACHE_MS, outboxDepth, outboxMetrics } from './outbox-metrics';
+import { newEvent } from './typed-events';
 
 const SCHEMA = 'outbox_metrics_test';
 
@@ -26,8 +27,17 @@ describe.each(DATABASE_KINDS)('outbox metrics on %s', (kind) => {
   });
   afterEach(() => test.close());
 
+  /** hold.settled stands for any event type (the outbox carries them all). */
   const append = (key: string, n: number) =>
-    database.transaction((tx) => appendToOutbox(tx, SCHEMA, 'items', [testEvent(key, n, 'item.created')]));
+    database.transaction((tx) =>
+      appendToOutbox(tx, SCHEMA, [
+        newEvent(
+          HoldEventType.settled,
+          { holdId: key, accountId: 'acc_test', charged: String(n) },
+          { id: `evt_${key}_${n}`, key, correlationId: 'req_test', causationId: 'req_test' },
+        ),
+      ]),
+    );
 
   it('reads the rows waiting and the age of the oldest, and nothing once the relay published them', async () => {
     expect(await outboxDepth(database, SCHEMA)).toEqual({ rows: 0, oldestAgeSeconds: 0 });
@@ -44,7 +54,7 @@ describe.each(DATABASE_KINDS)('outbox metrics on %s', (kind) => {
     expect(depth.oldestAgeSeconds).toBeLessThan(3660);
 
     const bus = new InProcessEventBus();
-    await bus.subscribe('items', 'g', async () => undefined);
+    await bus.subscribe(Topics.billingHolds, 'g', async () => undefined);
     await new OutboxRelay(database, bus, { schema: SCHEMA }).drainOnce();
     await bus.close();
     expect(await outboxDepth(database, SCHEMA)).toEqual({ rows: 0, oldestAgeSeconds: 0 });

@@ -1,12 +1,6 @@
-import type { EventEnvelope } from '@gen/contracts';
+import { HoldEventType, Topics, type EventType } from '@gen/contracts';
 import { migrate, type Database } from '@gen/persistence';
-import {
-  DATABASE_KINDS,
-  openTestDatabase,
-  testEvent,
-  writeMigrationFolder,
-  type TestDatabase,
-} from '@gen/testing';
+import { DATABASE_KINDS, openTestDatabase, writeMigrationFolder, type TestDatabase } from '@gen/testing';
 import type { EventBus } from './event-bus';
 import { InProcessEventBus } from './in-process-event-bus';
 import { readFileSync } from 'node:fs';
@@ -22,9 +16,17 @@ import {
 } from './outbox';
 import { OutboxWakeUp } from './outbox-wake-up';
 import { OutboxSignal } from './outbox-signal';
+import { newEvent, type OutgoingEvent } from './typed-events';
 
 const SCHEMA = 'outbox_test';
-const event = (key: string, n: number) => testEvent(key, n, 'item.created');
+/** The outbox carries any type of the event map; hold.settled (topic billing.holds) stands for all of them. */
+const ITEMS = Topics.billingHolds;
+const event = (key: string, n: number) =>
+  newEvent(
+    HoldEventType.settled,
+    { holdId: key, accountId: 'acc_test', charged: String(n) },
+    { id: `evt_${key}_${n}`, key, correlationId: 'req_test', causationId: 'req_test' },
+  );
 
 describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
   let test: TestDatabase;
@@ -42,10 +44,10 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
   });
   afterEach(() => test.close());
 
-  const createItem = (id: string, events: EventEnvelope[], fail = false) =>
+  const createItem = (id: string, events: OutgoingEvent<EventType>[], fail = false) =>
     database.transaction(async (tx) => {
       await tx.query(`INSERT INTO "${SCHEMA}"."items" ("id") VALUES ($1)`, [id]);
-      await appendToOutbox(tx, SCHEMA, 'items', events);
+      await appendToOutbox(tx, SCHEMA, events);
       if (fail) throw new Error('the change failed');
     });
   const count = async (sql: string) => Number((await database.query<{ n: string }>(sql))[0]!.n);
@@ -60,7 +62,7 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
   it('publishes in order per key, deletes what it published, and publishes it once', async () => {
     const bus = new InProcessEventBus();
     const seen: string[] = [];
-    await bus.subscribe('items', 'g', async (e) => void seen.push(e.id));
+    await bus.subscribe(ITEMS, 'g', async (e) => void seen.push(e.id));
     for (let i = 0; i < 5; i += 1) await createItem(`x${i}`, [event('x', i), event('y', i)]);
     const relay = new OutboxRelay(database, bus, { schema: SCHEMA, batchSize: 4 });
     let published = 0;
@@ -79,7 +81,7 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
     await createItem('z', events);
     const bus = new InProcessEventBus();
     const seen: string[] = [];
-    await bus.subscribe('items', 'g', async (e) => void seen.push(e.id));
+    await bus.subscribe(ITEMS, 'g', async (e) => void seen.push(e.id));
     const relay = new OutboxRelay(database, bus, { schema: SCHEMA, batchSize: 7 });
     while ((await relay.drainOnce()) > 0);
     await bus.close();
@@ -91,7 +93,7 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
   it('loses nothing and applies nothing twice when the relay dies between publishing and marking', async () => {
     const inner = new InProcessEventBus();
     let deliveries = 0;
-    await inner.subscribe('items', 'consumer', async (e) => {
+    await inner.subscribe(ITEMS, 'consumer', async (e) => {
       deliveries += 1;
       await database.transaction((tx) =>
         handleOnce(tx, SCHEMA, 'consumer', e.id, async () => {
@@ -126,7 +128,7 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
   it('runs as a poller that stops after its batch in flight', async () => {
     const bus = new InProcessEventBus();
     const seen: string[] = [];
-    await bus.subscribe('items', 'g', async (e) => void seen.push(e.id));
+    await bus.subscribe(ITEMS, 'g', async (e) => void seen.push(e.id));
     const relay = new OutboxRelay(database, bus, { schema: SCHEMA, pollMs: 10 });
     relay.start();
     await createItem('p1', [event('p', 1)]);
@@ -140,7 +142,7 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
   it('drains at once when nudged instead of waiting for its next poll', async () => {
     const bus = new InProcessEventBus();
     const seen: string[] = [];
-    await bus.subscribe('items', 'g', async (e) => void seen.push(e.id));
+    await bus.subscribe(ITEMS, 'g', async (e) => void seen.push(e.id));
     const relay = new OutboxRelay(database, bus, { schema: SCHEMA, pollMs: 60_000 });
     relay.start();
     await new Promise((r) => setTimeout(r, 200)); // the first (empty) drain is done: the relay waits a minute
@@ -158,7 +160,7 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
   it('deletes what it published with its next read (one statement per batch), and the rest when it stops', async () => {
     const bus = new InProcessEventBus();
     const seen: string[] = [];
-    await bus.subscribe('items', 'g', async (e) => void seen.push(e.id));
+    await bus.subscribe(ITEMS, 'g', async (e) => void seen.push(e.id));
     const statements: string[] = [];
     // The relay's own statements: those it sends on the connection that holds its lock.
     const counted = Object.create(database) as Database;
@@ -201,7 +203,7 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
   it('is nudged by the signal its process notifies after a commit', async () => {
     const bus = new InProcessEventBus();
     const seen: string[] = [];
-    await bus.subscribe('items', 'g', async (e) => void seen.push(e.id));
+    await bus.subscribe(ITEMS, 'g', async (e) => void seen.push(e.id));
     const signal = new OutboxSignal();
     const relay = new OutboxRelay(database, bus, { schema: SCHEMA, pollMs: 60_000, signal });
     relay.start();
@@ -219,7 +221,7 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
     if (kind !== 'postgres') return; // LISTEN/NOTIFY across processes: a fleet runs on PostgreSQL
     const bus = new InProcessEventBus();
     const seen: string[] = [];
-    await bus.subscribe('items', 'g', async (e) => void seen.push(e.id));
+    await bus.subscribe(ITEMS, 'g', async (e) => void seen.push(e.id));
     const relay = new OutboxRelay(database, bus, { schema: SCHEMA, pollMs: 60_000 });
     relay.start();
     await new Promise((r) => setTimeout(r, 300)); // the first (empty) drain is done; listening is up
@@ -266,7 +268,7 @@ describe.each(DATABASE_KINDS)('transactional outbox on %s', (kind) => {
   it('lets one of two relays publish at a time, and the other take over when it stops', async () => {
     const bus = new InProcessEventBus();
     const seen: string[] = [];
-    await bus.subscribe('items', 'g', async (e) => void seen.push(e.id));
+    await bus.subscribe(ITEMS, 'g', async (e) => void seen.push(e.id));
     const publishedBy: string[] = [];
     const through = (name: string): EventBus => ({
       publish: async (topic, events) => {

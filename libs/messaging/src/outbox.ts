@@ -1,8 +1,8 @@
-import type { EventEnvelope } from '@gen/contracts';
+import type { EventEnvelope, EventType } from '@gen/contracts';
 import type { Database, Listening, SqlTransaction } from '@gen/persistence';
-import { activeTraceparent } from '@gen/observability';
 import type { EventBus } from './event-bus';
 import type { OutboxSignal } from './outbox-signal';
+import { outboxRows, type OutgoingEvent } from './typed-events';
 
 const SAFE_SCHEMA = /^[a-z][a-z0-9_]{0,62}$/;
 function table(schema: string, name: string): string {
@@ -42,32 +42,23 @@ CREATE TABLE ${table(schema, 'processed_events')} (
 }
 
 /**
- * An event as its outbox row stores it (the `envelope` JSON): with tracing on, with the active trace context
- * (`traceparent`) unless it has one, so that the relay's publish, later and maybe in another process,
- * continues the trace of the change that wrote it. Every writer of an outbox builds its rows with it.
- */
-export function outboxEnvelope(event: EventEnvelope): string {
-  const traceparent = event.traceparent ? undefined : activeTraceparent();
-  return JSON.stringify(traceparent ? { ...event, traceparent } : event);
-}
-
-/**
  * Writes events into the outbox inside the caller's transaction: they exist exactly when the change does.
- * One statement for all of them; `seq` follows their order, so the relay publishes them in that order.
+ * One statement for all of them; `seq` follows their order, so the relay publishes them in that order. Each
+ * goes to its type's topic. Only `newEvent`'s envelopes are taken: their payloads were checked when built.
  */
-export async function appendToOutbox(
+export async function appendToOutbox<T extends EventType>(
   tx: SqlTransaction,
   schema: string,
-  topic: string,
-  events: readonly EventEnvelope[],
+  events: readonly OutgoingEvent<T>[],
 ): Promise<void> {
   if (events.length === 0) return;
+  const rows = outboxRows(events);
   await tx.query(
     `INSERT INTO ${table(schema, 'outbox')} ("id", "topic", "key", "envelope")
-     SELECT e."id", $1, e."key", e."envelope"::json
-     FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS e("id", "key", "envelope", "n")
+     SELECT e."id", e."topic", e."key", e."envelope"::json
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS e("id", "topic", "key", "envelope", "n")
      ORDER BY e."n"`,
-    [topic, events.map((e) => e.id), events.map((e) => e.key), events.map(outboxEnvelope)],
+    [rows.ids, rows.topics, rows.keys, rows.envelopes],
   );
 }
 

@@ -8,3 +8,4 @@ export * from './dependencies';
 export * from './object-storage.providers';
 export * from './edge-credentials';
 export * from './providers.module';
+export * from './service-ports';

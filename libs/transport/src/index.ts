@@ -7,3 +7,7 @@ export * from './tcp-service-call';
 export * from './service-call.controller';
 export * from './service-call.module';
 export * from './connect-service-call-server';
+export * from './port-contract';
+export * from './answer-port';
+export * from './remote-port';
+export * from './ports';

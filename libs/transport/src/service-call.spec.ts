@@ -269,3 +269,89 @@ describe('TcpServiceCall and a peer that comes and goes', () => {
     await app.close();
   });
 });
+
+/** A peer that answers `billing.who` with its name. */
+async function startNamedServer(name: string, port = 0): Promise<{ app: INestApplication; port: number }> {
+  @Module({
+    imports: [ServiceCallModule.distributed({ services: {} })],
+    providers: [
+      {
+        provide: 'who',
+        useFactory: (handlers: ServiceHandlers) => handlers.register('billing', 'who', async () => name),
+        inject: [ServiceHandlers],
+      },
+    ],
+  })
+  class NamedServerModule {}
+  const app = await NestFactory.create(NamedServerModule, new FastifyAdapter(), { logger: false });
+  await app.init();
+  const bound = await connectServiceCallServer(app, { host: '127.0.0.1', port });
+  return { app, port: bound.port };
+}
+
+describe('TcpServiceCall and replicas', () => {
+  const servers: INestApplication[] = [];
+  const clients: TcpServiceCall[] = [];
+  const client = (options: ConstructorParameters<typeof TcpServiceCall>[0]) => {
+    const calls = new TcpServiceCall(options);
+    clients.push(calls);
+    return calls;
+  };
+  const start = async (name: string, port?: number) => {
+    const server = await startNamedServer(name, port);
+    servers.push(server.app);
+    return { host: '127.0.0.1', port: server.port };
+  };
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+
+  it('takes the replicas of a service in turn', async () => {
+    const calls = client({ services: { billing: [await start('a'), await start('b'), await start('c')] } });
+    const answers = [];
+    for (let i = 0; i < 6; i += 1) answers.push(await calls.call('billing', 'who', {}));
+    expect(answers).toEqual(['a', 'b', 'c', 'a', 'b', 'c']);
+  });
+
+  it('skips a replica that cannot be reached (nothing was sent) and fails only when none can', async () => {
+    const down = { host: '127.0.0.1', port: await freePort() };
+    const calls = client({ services: { billing: [down, await start('b'), down] } });
+    const answers = [];
+    for (let i = 0; i < 4; i += 1) answers.push(await calls.call('billing', 'who', {}));
+    expect(answers).toEqual(['b', 'b', 'b', 'b']);
+
+    const none = client({ services: { billing: [down, { host: '127.0.0.1', port: await freePort() }] } });
+    const error = await none.call('billing', 'who', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(error).toMatchObject({ reason: 'unreachable' });
+  });
+
+  it('while starting, waits for a peer that is not up yet; once started, fails at once', async () => {
+    const port = await freePort();
+    const calls = client({ services: { billing: { host: '127.0.0.1', port } }, startupRetryMs: 10_000 });
+    const pending = calls.call('billing', 'who', {});
+    await sleep(600);
+    await start('late', port);
+    await expect(pending).resolves.toBe('late');
+
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+    calls.started();
+    const started = Date.now();
+    const error = await calls.call('billing', 'who', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('while starting, gives up on a peer that stays down after startupRetryMs', async () => {
+    const calls = client({
+      services: { billing: { host: '127.0.0.1', port: await freePort() } },
+      startupRetryMs: 700,
+    });
+    const started = Date.now();
+    const error = await calls.call('billing', 'who', {}).catch((e: unknown) => e);
+    expect(error).toMatchObject({ reason: 'unreachable' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(650);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});

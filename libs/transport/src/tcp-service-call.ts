@@ -13,9 +13,18 @@ export interface ServiceAddress {
 }
 
 export interface TcpServiceCallOptions {
-  /** Where each called service listens, e.g. `{ billing: { host: 'billing', port: 4010 } }`. */
-  readonly services: Readonly<Record<string, ServiceAddress>>;
+  /**
+   * Where each called service listens, e.g. `{ billing: { host: 'billing', port: 4000 } }`; a list for a
+   * service with replicas: calls take them in turn.
+   */
+  readonly services: Readonly<Record<string, ServiceAddress | readonly ServiceAddress[]>>;
   readonly timeoutMs?: number;
+  /**
+   * While the process starts (until `started()`), a call whose peers are all unreachable (nothing was sent)
+   * is tried again for up to this long, so that apps started together wait for each other rather than fail.
+   * 0 (the default): never.
+   */
+  readonly startupRetryMs?: number;
 }
 
 /** The transport's failure as the caller should meet it. */
@@ -37,51 +46,120 @@ function failureOf(error: unknown, service: string, pattern: string): Error {
   return internalCallError();
 }
 
+const unreachable = (error: unknown): boolean =>
+  error instanceof ServiceUnavailableError && error.reason === 'unreachable';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The addresses of one service and whose turn is next. */
+interface Replicas {
+  readonly addresses: readonly ServiceAddress[];
+  next: number;
+}
+
 /**
- * The distributed adapter: NestJS microservices over TCP, one client per called service. A client connects
- * on its first call and again on the first call after the connection dropped (the peer restarted), so a
- * peer that is down fails calls fast as `unreachable` and is used again as soon as it is back.
+ * The distributed adapter: NestJS microservices over TCP, one client per peer address. A client connects on
+ * its first call and again on the first call after the connection dropped (the peer restarted), so a peer that
+ * is down fails calls fast as `unreachable` and is used again as soon as it is back. Calls to a service with
+ * replicas go to each in turn; one that is unreachable (nothing was sent, so this is safe) is skipped for the
+ * next, and only when none can be reached does the call fail as `unreachable`.
  */
 export class TcpServiceCall implements ServiceCall, OnApplicationShutdown {
   private readonly clients = new Map<string, ClientProxy>();
+  private readonly replicas = new Map<string, Replicas>();
+  private starting: boolean;
 
-  constructor(private readonly options: TcpServiceCallOptions) {}
+  constructor(private readonly options: TcpServiceCallOptions) {
+    this.starting = (options.startupRetryMs ?? 0) > 0;
+  }
+
+  /** The process has started: from now on an unreachable peer fails calls at once. */
+  started(): void {
+    this.starting = false;
+  }
 
   async call<P, R>(service: string, pattern: string, payload: P, options?: CallOptions): Promise<R> {
     assertJsonSafe(payload, `the payload of ${service}.${pattern}`);
-    const client = this.clientFor(service, pattern);
+    const replicas = this.replicasOf(service, pattern);
+    const request: CallRequest = { service, pattern, payload };
     const timeoutMs = options?.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    const deadline = Date.now() + (this.options.startupRetryMs ?? 0);
+    let delay = 100;
+    for (;;) {
+      try {
+        return await this.callAny(replicas, request, timeoutMs);
+      } catch (error) {
+        const left = deadline - Date.now();
+        if (!this.starting || !unreachable(error) || left <= 0) throw error;
+        await sleep(Math.min(delay, left));
+        delay = Math.min(delay * 2, 1000);
+      }
+    }
+  }
+
+  /** Tries each replica once, starting with the one whose turn it is, until one is reached. */
+  private async callAny<R>(replicas: Replicas, request: CallRequest, timeoutMs: number): Promise<R> {
+    const { addresses } = replicas;
+    const first = replicas.next;
+    replicas.next = (first + 1) % addresses.length;
+    let failure: unknown;
+    for (let i = 0; i < addresses.length; i += 1) {
+      try {
+        return await this.callOne<R>(addresses[(first + i) % addresses.length]!, request, timeoutMs);
+      } catch (error) {
+        if (!unreachable(error)) throw error;
+        failure = error;
+      }
+    }
+    throw failure;
+  }
+
+  private async callOne<R>(address: ServiceAddress, request: CallRequest, timeoutMs: number): Promise<R> {
+    const { service, pattern } = request;
+    const client = this.clientFor(address);
     let reply: unknown;
     try {
-      const request: CallRequest = { service, pattern, payload };
       reply = await firstValueFrom(client.send(SERVICE_CALL_PATTERN, request).pipe(timeout(timeoutMs)));
     } catch (error) {
       const failure = failureOf(error, service, pattern);
       // The client keeps a failed connection attempt until its socket's late 'close' event: start afresh.
-      if (failure instanceof ServiceUnavailableError && failure.reason === 'unreachable') {
-        this.drop(service, client);
-      }
+      if (unreachable(failure)) this.drop(address, client);
       throw failure;
     }
     return readReply<R>(reply, service, pattern);
   }
 
-  private clientFor(service: string, pattern: string): ClientProxy {
-    let client = this.clients.get(service);
-    if (!client) {
-      if (!Object.hasOwn(this.options.services, service)) {
+  private replicasOf(service: string, pattern: string): Replicas {
+    let replicas = this.replicas.get(service);
+    if (!replicas) {
+      const configured = Object.hasOwn(this.options.services, service)
+        ? this.options.services[service]!
+        : undefined;
+      const addresses: readonly ServiceAddress[] =
+        configured === undefined ? [] : 'host' in configured ? [configured] : configured;
+      if (addresses.length === 0) {
         throw new UnknownServiceCallError(service, pattern, 'no address is configured for the service');
       }
-      const { host, port } = this.options.services[service]!;
+      replicas = { addresses, next: 0 };
+      this.replicas.set(service, replicas);
+    }
+    return replicas;
+  }
+
+  private clientFor({ host, port }: ServiceAddress): ClientProxy {
+    const key = `${host}:${port}`;
+    let client = this.clients.get(key);
+    if (!client) {
       client = ClientProxyFactory.create({ transport: Transport.TCP, options: { host, port } });
-      this.clients.set(service, client);
+      this.clients.set(key, client);
     }
     return client;
   }
 
-  private drop(service: string, client: ClientProxy): void {
-    if (this.clients.get(service) !== client) return;
-    this.clients.delete(service);
+  private drop({ host, port }: ServiceAddress, client: ClientProxy): void {
+    const key = `${host}:${port}`;
+    if (this.clients.get(key) !== client) return;
+    this.clients.delete(key);
     void client.close();
   }
 

@@ -1,11 +1,5 @@
-import {
-  HoldEventType,
-  TaskEventType,
-  Topics,
-  type EventEnvelope,
-  type HoldFinalPayload,
-  type TaskTerminalPayload,
-} from '@gen/contracts';
+import { HoldEventType, TaskEventType, Topics, checkEvent, type EventEnvelope } from '@gen/contracts';
+import { createLogger } from '@gen/core';
 import { InProcessEventBus } from '@gen/messaging';
 import { Logger } from '@nestjs/common';
 import { DATABASE_KINDS } from '@gen/testing';
@@ -17,11 +11,14 @@ import { TaskLifecycleConsumer } from './task-lifecycle.consumer';
 
 const OPTIONS = { ...DEFAULT_BILLING_OPTIONS, relayPollMs: 5 };
 
+/** A task.lifecycle envelope as the tasks service writes it; a terminal one when `charge` is given. */
 function taskEvent(type: string, taskId: string, charge?: string): EventEnvelope {
-  const terminal: Partial<TaskTerminalPayload> = {
-    state: 'succeeded',
-    charge,
-    completedAt: '2026-11-24T10:00:00Z',
+  const terminal = { state: 'succeeded', charge, completedAt: '2026-11-24T10:00:00Z' };
+  const created = {
+    input: { prompt: 'p' },
+    estimatedCost: '1',
+    createdAt: '2026-11-24T09:59:00.000Z',
+    deadlineAt: '2026-11-24T10:29:00.000Z',
   };
   return {
     id: `evt_${type}_${taskId}`,
@@ -36,7 +33,7 @@ function taskEvent(type: string, taskId: string, charge?: string): EventEnvelope
       accountId: 'acc_e',
       keyId: 'key_e',
       model: 'm',
-      ...(charge === undefined ? {} : terminal),
+      ...(charge === undefined ? created : terminal),
     },
   };
 }
@@ -51,7 +48,9 @@ describe.each(DATABASE_KINDS)('the task lifecycle consumer and the outbox relay 
   let bus: InProcessEventBus;
   let consumer: TaskLifecycleConsumer;
   let relay: BillingOutboxRelay;
-  let published: EventEnvelope<HoldFinalPayload>[];
+  // Read raw, as the relay publishes them, so that the test below checks what billing's SQL wrote.
+  let published: EventEnvelope[];
+  const logged: Record<string, unknown>[] = [];
 
   beforeAll(async () => {
     Logger.overrideLogger(false);
@@ -59,9 +58,10 @@ describe.each(DATABASE_KINDS)('the task lifecycle consumer and the outbox relay 
     bus = new InProcessEventBus(10);
     published = [];
     await bus.subscribe(Topics.billingHolds, 'tasks', async (e) => {
-      published.push(e as EventEnvelope<HoldFinalPayload>);
+      published.push(e);
     });
-    consumer = new TaskLifecycleConsumer(bus, f.confirm, f.settle, f.release, OPTIONS);
+    const trail = createLogger('info', { write: (line: string) => void logged.push(JSON.parse(line)) });
+    consumer = new TaskLifecycleConsumer(bus, f.confirm, f.settle, f.release, OPTIONS, trail);
     relay = new BillingOutboxRelay(f.database, bus, OPTIONS, f.outboxSignal);
     await consumer.onApplicationBootstrap();
     relay.onApplicationBootstrap();
@@ -148,11 +148,26 @@ describe.each(DATABASE_KINDS)('the task lifecycle consumer and the outbox relay 
     expect(await reconcile(f.database, 'acc_e')).toEqual([]);
   });
 
+  it('writes hold events that pass the event map, though its SQL builds them', async () => {
+    expect(published.length).toBeGreaterThan(0);
+    for (const event of published) expect(checkEvent(event)).toBeNull();
+  });
+
   it('skips an event it can never apply instead of retrying it forever, and ignores other types', async () => {
-    await expect(
-      consumer.handle(taskEvent(TaskEventType.succeeded, 'job_e_late', 'lots')),
-    ).resolves.toBeUndefined();
-    await expect(consumer.handle(taskEvent('task.renamed', 'job_e_late', '1'))).resolves.toBeUndefined();
+    logged.length = 0;
+    await bus.publish(Topics.taskLifecycle, [
+      taskEvent(TaskEventType.succeeded, 'job_e_late', 'lots'),
+      taskEvent('task.renamed', 'job_e_late', '1'),
+    ]);
+    expect(logged.filter((line) => line['level'] === 'error')).toEqual([
+      expect.objectContaining({
+        level: 'error',
+        group: 'billing',
+        reason: 'invalid_payload',
+        path: '/charge',
+        event: expect.objectContaining({ id: 'evt_task.succeeded_job_e_late', type: 'task.succeeded' }),
+      }),
+    ]);
     expect(await statusOf('job_e_late')).toEqual({ status: 'confirmed', charged: null });
   });
 });

@@ -6,16 +6,9 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import {
-  BusinessCode,
-  TaskEventType,
-  Topics,
-  type EventEnvelope,
-  type TaskCreatedPayload,
-  type TaskTerminalPayload,
-} from '@gen/contracts';
+import { BusinessCode, TaskEventType, type TaskEventName, type TypedEvent } from '@gen/contracts';
 import { DomainError, LOGGER, parseUsd, type Logger as AppLogger } from '@gen/core';
-import { EVENT_BUS, type EventBus, type Subscription } from '@gen/messaging';
+import { EVENT_BUS, subscribeEvents, type EventBus, type Subscription } from '@gen/messaging';
 import { BILLING_OPTIONS, type BillingOptions } from '../domain/billing-options';
 import { ConfirmHoldUseCase } from '../use-cases/confirm-hold.use-case';
 import { ReleaseHoldUseCase } from '../use-cases/release-hold.use-case';
@@ -44,8 +37,10 @@ export class TaskLifecycleConsumer implements OnApplicationBootstrap, BeforeAppl
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.options.workers) return;
-    this.subscription = await this.bus.subscribe(Topics.taskLifecycle, BILLING_CONSUMER_GROUP, (event) =>
-      this.handle(event),
+    this.subscription = await subscribeEvents(
+      this.bus,
+      { group: BILLING_CONSUMER_GROUP, types: Object.values(TaskEventType), logger: this.trail },
+      (event) => this.handle(event),
     );
   }
 
@@ -55,17 +50,17 @@ export class TaskLifecycleConsumer implements OnApplicationBootstrap, BeforeAppl
   }
 
   /** Applies one event; a rejection means "not handled" and the bus delivers it again. */
-  async handle(event: EventEnvelope): Promise<void> {
+  async handle(event: TypedEvent<TaskEventName>): Promise<void> {
     const cause = { correlationId: event.correlationId, causationId: event.id };
     try {
       switch (event.type) {
         case TaskEventType.created:
-          await this.confirmHold.execute((event.payload as TaskCreatedPayload).taskId);
+          await this.confirmHold.execute(event.payload.taskId);
           return;
         case TaskEventType.succeeded:
         case TaskEventType.failed:
         case TaskEventType.expired: {
-          const { taskId, charge } = event.payload as TaskTerminalPayload;
+          const { taskId, charge } = event.payload;
           if (event.type !== TaskEventType.succeeded && parseUsd(charge) === 0n) {
             await this.releaseHold.execute(taskId, { cause });
             this.trail?.info({ taskId, request_id: event.correlationId }, 'hold released');
@@ -75,8 +70,6 @@ export class TaskLifecycleConsumer implements OnApplicationBootstrap, BeforeAppl
           }
           return;
         }
-        default:
-          return;
       }
     } catch (error) {
       // A malformed event would fail the same way on every delivery: log it and move on.

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BusinessCode, HoldEventType, Topics, type HoldStatus } from '@gen/contracts';
+import { BusinessCode, eventTopic, HoldEventType, type HoldStatus } from '@gen/contracts';
 import { DomainError } from '@gen/core';
 import { DATABASE, GroupCommit, type Database } from '@gen/persistence';
 import type { EventCause, FinishedHold, HoldRecord } from '../domain/hold';
@@ -240,6 +240,11 @@ export class HoldsRepository {
    * Settles or releases a hold (billing.finish_hold) and, when that changed it, writes its `hold.settled` /
    * `hold.released` event (an EventEnvelope<HoldFinalPayload>, version 1, keyed by the hold id) to billing's outbox: one statement, so one
    * transaction and one round trip, and no row lock held while the client is away. Null for an unknown hold.
+   *
+   * The one producer that does not build its events with `newEvent`: the payload (the charge the database
+   * function applied) only exists inside the statement. Its type, version and payload shape are pinned to the
+   * event map by a test that checks every event it writes (`task-lifecycle.consumer.spec.ts`, `checkEvent`),
+   * and consumers check them again like any event.
    */
   finish(row: FinishRow, event: FinalEventMeta): Promise<FinishedHold | null> {
     // Taken now, in the caller's context: a group of finishes runs in its first caller's.
@@ -294,7 +299,7 @@ export class HoldsRepository {
         inputs.map(({ event }) => event.occurredAt.toISOString()),
         inputs.map(({ row, event }) => event.cause?.correlationId ?? row.holdId),
         inputs.map(({ row, event }) => event.cause?.causationId ?? row.holdId),
-        Topics.billingHolds,
+        eventTopic(HoldEventType.settled),
         HoldEventType.settled,
         HoldEventType.released,
         inputs.map(({ event }) => event.traceparent ?? null),
@@ -352,7 +357,7 @@ export class HoldsRepository {
         row.now.toISOString(),
         row.ledgerId,
         event.id,
-        Topics.billingHolds,
+        eventTopic(HoldEventType.settled),
         HoldEventType.settled,
         HoldEventType.released,
         event.occurredAt.toISOString(),

@@ -5,9 +5,9 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { TaskEventType, Topics, type EventEnvelope, type TaskCreatedPayload } from '@gen/contracts';
+import { TaskEventType, type TypedEvent } from '@gen/contracts';
 import { LOGGER, type Logger } from '@gen/core';
-import { EVENT_BUS, type EventBus, type Subscription } from '@gen/messaging';
+import { EVENT_BUS, subscribeEvents, type EventBus, type Subscription } from '@gen/messaging';
 import { activeTraceparent } from '@gen/observability';
 import { JobRepository } from '../persistence/job.repository';
 import { JobDispatcher } from '../workers/job-dispatcher';
@@ -32,14 +32,15 @@ export class TaskCreatedConsumer implements OnApplicationBootstrap, BeforeApplic
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.subscription = await this.bus.subscribe(Topics.taskLifecycle, RUNNER_CONSUMER_GROUP, (event) =>
-      this.handle(event),
+    this.subscription = await subscribeEvents(
+      this.bus,
+      { group: RUNNER_CONSUMER_GROUP, types: [TaskEventType.created], logger: this.logger },
+      (event) => this.handle(event),
     );
   }
 
-  async handle(event: EventEnvelope): Promise<void> {
-    if (event.type !== TaskEventType.created) return;
-    const task = event.payload as TaskCreatedPayload;
+  async handle(event: TypedEvent<typeof TaskEventType.created>): Promise<void> {
+    const task = event.payload;
     // A text stream runs where it was asked for (CHAT_EXECUTION), not in the queue.
     if (task.inline === true) return;
     // The consumer span (tracing on) is stored with the job: the execution, whenever it comes, continues it.

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  BusinessCode,
   ExecutionEventType,
   MediaInputError,
-  Topics,
-  type EventEnvelope,
+  type ExecutionEventName,
   type MediaInputsPort,
   type MediaKind,
   type MediaTask,
@@ -13,11 +13,12 @@ import {
   type ProviderPort,
   type ResolvedMedia,
   type TaskCreatedPayload,
+  type TypedEvent,
 } from '@gen/contracts';
-import { systemClock } from '@gen/core';
-import { InProcessEventBus } from '@gen/messaging';
+import { DomainError, systemClock } from '@gen/core';
+import { InProcessEventBus, subscribeEvents } from '@gen/messaging';
 import { LocalObjectStorage } from '@gen/storage';
-import { ExecuteTaskUseCase, ExecutionAborted } from './execute-task.use-case';
+import { ExecuteTaskUseCase, ExecutionAborted, MediaInputsUnavailable } from './execute-task.use-case';
 import { RunChatUseCase } from './run-chat.use-case';
 
 const PNG = Buffer.from(
@@ -45,7 +46,7 @@ function setup(resolve: MediaInputsPort['resolve']) {
     secret: Buffer.alloc(32, 1),
   });
   const bus = new InProcessEventBus();
-  const reports: EventEnvelope[] = [];
+  const reports: TypedEvent<ExecutionEventName>[] = [];
   const generated: MediaTask[] = [];
   const provider = {
     generate: async (media: MediaTask) => {
@@ -78,7 +79,13 @@ function setup(resolve: MediaInputsPort['resolve']) {
     generated,
     asked,
     reports,
-    subscribe: () => bus.subscribe(Topics.taskExecution, 'test', async (event) => void reports.push(event)),
+    // Through the event map's check, as the tasks service reads them: a report it would skip never arrives.
+    subscribe: () =>
+      subscribeEvents(
+        bus,
+        { group: 'test', types: Object.values(ExecutionEventType) },
+        async (event) => void reports.push(event),
+      ),
     close: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -129,7 +136,9 @@ describe('ExecuteTaskUseCase: media inputs', () => {
       const input = { prompt: 'x', image: 'https://a.example/ok', mask: 'https://a.example/bad' };
       expect(await run.useCase.execute(task(input), cause, new AbortController().signal)).toBe('failed');
       expect(run.generated).toEqual([]);
-      expect(run.reports.map((r) => [r.type, (r.payload as { errorCode?: string }).errorCode])).toEqual([
+      expect(
+        run.reports.map((r) => [r.type, 'errorCode' in r.payload ? r.payload.errorCode : undefined]),
+      ).toEqual([
         [ExecutionEventType.started, undefined],
         [ExecutionEventType.failed, errorCode],
       ]);
@@ -154,6 +163,22 @@ describe('ExecuteTaskUseCase: media inputs', () => {
     run.close();
   });
 
+  it('puts the task off, unfailed, when the media app does not answer (503 50301)', async () => {
+    const run = setup(async () => {
+      throw new DomainError(BusinessCode.TemporarilyUnavailable, 'server.unavailable');
+    });
+    await run.subscribe();
+    const error = await run.useCase
+      .execute(task({ prompt: 'x', image: 'service://files/fil_a' }), cause, new AbortController().signal)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MediaInputsUnavailable);
+    expect(error).toMatchObject({ field: 'image' });
+    expect(run.generated).toEqual([]);
+    // Started only: no failure is reported, so the task runs again when its lease lapses.
+    expect(run.reports.map((r) => r.type)).toEqual([ExecutionEventType.started]);
+    run.close();
+  });
+
   it('fails with internal_error when reading breaks in an unexpected way', async () => {
     const run = setup(async () => {
       throw new Error('storage down');
@@ -165,7 +190,7 @@ describe('ExecuteTaskUseCase: media inputs', () => {
       new AbortController().signal,
     );
     expect(outcome).toBe('failed');
-    expect((run.reports.at(-1)!.payload as { errorCode: string }).errorCode).toBe('internal_error');
+    expect(run.reports.at(-1)!.payload).toMatchObject({ errorCode: 'internal_error' });
     run.close();
   });
 });

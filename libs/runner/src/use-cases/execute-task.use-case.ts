@@ -1,12 +1,12 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
+  BusinessCode,
   ExecutionEventType,
   MEDIA_INPUTS,
   MODEL_ROUTES,
   MediaInputError,
   PROVIDER_PORT,
   ProviderFailure,
-  Topics,
   type ExecutionAsset,
   type ExecutionUsage,
   type MediaField,
@@ -16,11 +16,13 @@ import {
   type ProviderPort,
   type ResolvedMedia,
   type TaskCreatedPayload,
+  type EventPayload,
+  type ExecutionEventName,
   taskOutputPrefix,
 } from '@gen/contracts';
-import { CLOCK, LOGGER, type Clock, type Logger } from '@gen/core';
+import { CLOCK, DomainError, LOGGER, type Clock, type Logger } from '@gen/core';
 import { EVENT_BUS, type EventBus } from '@gen/messaging';
-import { executionReport } from './execution-report';
+import { reportExecution } from './execution-report';
 import { measuredUsage, probeMedia, type MediaFacts } from '@gen/providers';
 import { RunChatUseCase } from './run-chat.use-case';
 import { OBJECT_STORAGE, type ObjectStorage } from '@gen/storage';
@@ -44,6 +46,21 @@ export function outputKey(taskId: string, index: number, contentType: string): s
 
 /** Thrown when the runner stops while a task runs: the task is not reported, and is given back. */
 export class ExecutionAborted extends Error {}
+
+/**
+ * Thrown when the media inputs of a task cannot be read now because the media app does not answer (503
+ * 50301 from MEDIA_INPUTS): an outage, not the task's fault. The task is not failed: it is left to its lease,
+ * which lapses, and runs again (by this runner or another) once the media app is back.
+ */
+export class MediaInputsUnavailable extends Error {
+  constructor(
+    readonly field: string,
+    cause: DomainError,
+  ) {
+    super(`the media input ${field} cannot be read now: ${cause.message}`, { cause });
+    this.name = 'MediaInputsUnavailable';
+  }
+}
 
 /** Every report names the task.created event (cause) and the request that created the task (correlation). */
 export interface ReportCause {
@@ -116,6 +133,7 @@ export class ExecuteTaskUseCase {
     } catch (error) {
       if (signal.aborted) throw new ExecutionAborted();
       if (deadline.aborted) return 'late';
+      if (error instanceof MediaInputsUnavailable) throw error;
       this.logger?.error({ taskId: task.taskId, model: task.model, err: error }, 'task generation broke');
       return this.fail(task, cause, 'internal_error');
     }
@@ -159,6 +177,9 @@ export class ExecuteTaskUseCase {
       try {
         media[field] = await this.mediaInputs.resolve(task.accountId, value, kind, signal);
       } catch (error) {
+        if (error instanceof DomainError && error.code === BusinessCode.TemporarilyUnavailable) {
+          throw new MediaInputsUnavailable(field, error);
+        }
         if (!(error instanceof MediaInputError)) throw error;
         // The detail names no URL query and no token; the client sees the errorCode only.
         this.logger?.warn(
@@ -237,14 +258,12 @@ export class ExecuteTaskUseCase {
     return 'failed';
   }
 
-  private report(
+  private report<T extends ExecutionEventName>(
     task: TaskCreatedPayload,
     cause: ReportCause,
-    type: string,
-    payload: unknown,
+    type: T,
+    payload: EventPayload<T>,
   ): Promise<void> {
-    return this.bus.publish(Topics.taskExecution, [
-      executionReport(task, cause, type, payload, this.clock.now()),
-    ]);
+    return reportExecution(this.bus, task, cause, type, payload, this.clock.now());
   }
 }

@@ -1,14 +1,14 @@
 import {
   ExecutionEventType,
-  Topics,
   type ChatEvent,
   type ChatRequest,
-  type EventEnvelope,
+  type ExecutionEventName,
   type ProviderPort,
   type TaskCreatedPayload,
+  type TypedEvent,
 } from '@gen/contracts';
 import { systemClock } from '@gen/core';
-import { InProcessEventBus } from '@gen/messaging';
+import { InProcessEventBus, subscribeEvents } from '@gen/messaging';
 import { RunChatUseCase, STARTED_REPORT_AFTER_MS } from './run-chat.use-case';
 
 const MODEL = 'acme/talk/chat';
@@ -39,9 +39,14 @@ function provider() {
   return { port, calls, release };
 }
 
-async function reports(bus: InProcessEventBus): Promise<EventEnvelope[]> {
-  const seen: EventEnvelope[] = [];
-  await bus.subscribe(Topics.taskExecution, 'test', async (event) => void seen.push(event));
+/** The run's reports, through the event map's check as the tasks service reads them. */
+async function reports(bus: InProcessEventBus): Promise<TypedEvent<ExecutionEventName>[]> {
+  const seen: TypedEvent<ExecutionEventName>[] = [];
+  await subscribeEvents(
+    bus,
+    { group: 'test', types: Object.values(ExecutionEventType) },
+    async (event) => void seen.push(event),
+  );
   return seen;
 }
 
@@ -118,7 +123,7 @@ describe('RunChatUseCase: the started report', () => {
   it('a quick answer is not reported started: its final report says when it began', async () => {
     const { seen, before } = await runWith(0);
     expect(seen.map((e) => e.type)).toEqual([ExecutionEventType.succeeded]);
-    const startedAt = Date.parse((seen[0]!.payload as { startedAt: string }).startedAt);
+    const startedAt = Date.parse(seen[0]!.payload.startedAt ?? '');
     expect(startedAt).toBeGreaterThanOrEqual(before - 5);
     expect(startedAt).toBeLessThanOrEqual(Date.now());
   });

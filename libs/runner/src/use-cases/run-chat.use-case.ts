@@ -3,7 +3,6 @@ import {
   ExecutionEventType,
   PROVIDER_PORT,
   ProviderFailure,
-  Topics,
   type ChatEvent,
   type ChatExecutionPort,
   type EarlyChat,
@@ -12,10 +11,12 @@ import {
   type ExecutionUsage,
   type ProviderPort,
   type TaskCreatedPayload,
+  type EventPayload,
+  type ExecutionEventName,
 } from '@gen/contracts';
 import { CLOCK, LOGGER, type Clock, type Logger } from '@gen/core';
 import { EVENT_BUS, type EventBus } from '@gen/messaging';
-import { executionReport } from './execution-report';
+import { reportExecution } from './execution-report';
 import { chatRequestOf } from '@gen/providers';
 
 /** How long a text run goes on before it is reported started (see `run`). */
@@ -108,15 +109,13 @@ export class RunChatUseCase implements ChatExecutionPort {
     });
   }
 
-  private report(
+  private report<T extends ExecutionEventName>(
     task: TaskCreatedPayload,
     cause: ExecutionCause,
-    type: string,
-    payload: unknown,
+    type: T,
+    payload: EventPayload<T>,
   ): Promise<void> {
-    return this.bus.publish(Topics.taskExecution, [
-      executionReport(task, cause, type, payload, this.clock.now()),
-    ]);
+    return reportExecution(this.bus, task, cause, type, payload, this.clock.now());
   }
 }
 

@@ -11,7 +11,11 @@ import {
 import { APP_CONFIG, CLOCK, LOGGER, type AppConfig, type Clock, type Logger } from '@gen/core';
 import { inSpan } from '@gen/observability';
 import { JobRepository, type Job } from '../persistence/job.repository';
-import { ExecuteTaskUseCase, ExecutionAborted } from '../use-cases/execute-task.use-case';
+import {
+  ExecuteTaskUseCase,
+  ExecutionAborted,
+  MediaInputsUnavailable,
+} from '../use-cases/execute-task.use-case';
 
 /** How often a runner looks for work it was not told about: lapsed leases, rows other runners added. */
 export const CLAIM_POLL_MS = 1000;
@@ -134,6 +138,11 @@ export class JobDispatcher implements OnApplicationBootstrap, BeforeApplicationS
     } catch (error) {
       if (error instanceof ExecutionAborted) {
         this.logger?.info(trail, 'task given back (runner stopping)');
+        return;
+      }
+      if (error instanceof MediaInputsUnavailable) {
+        // Not failed: the lease lapses and the task runs again once the media app answers.
+        this.logger?.warn({ ...trail, err: error }, 'task put off: its media inputs cannot be read now');
         return;
       }
       // Not reported: the lease lapses and the task is run again, by this runner or another.

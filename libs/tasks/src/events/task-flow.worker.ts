@@ -5,15 +5,16 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { Topics } from '@gen/contracts';
+import { ExecutionEventType, HoldEventType } from '@gen/contracts';
 import { CLOCK, type Clock, LOGGER, type Logger } from '@gen/core';
 import {
   EVENT_BUS,
   OutboxRelay,
+  OutboxSignal,
   outboxMetrics,
+  subscribeEvents,
   type EventBus,
   type Subscription,
-  OutboxSignal,
 } from '@gen/messaging';
 import { METRICS, type Metrics } from '@gen/observability';
 import { DATABASE, type Database } from '@gen/persistence';
@@ -74,19 +75,27 @@ export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplication
       ? outboxMetrics(this.metrics, this.database, TASKS_SCHEMA.schema)
       : undefined;
     this.subscriptions = [
-      await this.bus.subscribe(Topics.taskExecution, 'tasks', async (event) => {
-        const task = await this.execution.apply(event);
-        // The task trail: one line per step, with the task and the request that created it.
-        if (task) this.logger?.info({ taskId: task.id, request_id: task.requestId }, `task ${task.state}`);
-      }),
-      await this.bus.subscribe(Topics.billingHolds, 'tasks', async (event) => {
-        const settled = await this.settlement.apply(event);
-        if (settled)
-          this.logger?.info(
-            { taskId: settled.taskId, request_id: event.correlationId, cost: settled.charged },
-            'task settled',
-          );
-      }),
+      await subscribeEvents(
+        this.bus,
+        { group: 'tasks', types: Object.values(ExecutionEventType), logger: this.logger },
+        async (event) => {
+          const task = await this.execution.apply(event);
+          // The task trail: one line per step, with the task and the request that created it.
+          if (task) this.logger?.info({ taskId: task.id, request_id: task.requestId }, `task ${task.state}`);
+        },
+      ),
+      await subscribeEvents(
+        this.bus,
+        { group: 'tasks', types: Object.values(HoldEventType), logger: this.logger },
+        async (event) => {
+          const settled = await this.settlement.apply(event);
+          if (settled)
+            this.logger?.info(
+              { taskId: settled.taskId, request_id: event.correlationId, cost: settled.charged },
+              'task settled',
+            );
+        },
+      ),
     ];
     this.timer = setInterval(() => {
       this.sweeping = this.sweeping.then(() => this.sweep());

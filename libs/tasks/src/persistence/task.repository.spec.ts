@@ -45,7 +45,7 @@ describe.each(DATABASE_KINDS)('TaskRepository on %s: reads and settlements that 
     await migrate(database, TASKS_SCHEMA);
     tasks = new TaskRepository(database, {} as TasksMigrations, new OutboxSignal());
     for (let i = 0; i < 30; i += 1)
-      await tasks.insert(task(`job_${kind}_${i}`, { costE9: BigInt(i) * 1000n }), { topic: 't', events: [] });
+      await tasks.insert(task(`job_${kind}_${i}`, { costE9: BigInt(i) * 1000n }), []);
   });
   afterAll(() => test.close());
 

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { EventEnvelope } from '@gen/contracts';
 import { DATABASE, GroupCommit, type Database } from '@gen/persistence';
 import type { TaskState } from '../domain/task-state';
 import { TASK_COLUMNS, taskRowOf, type TaskRow } from './task-row';
-import { OutboxSignal, outboxEnvelope } from '@gen/messaging';
+import { OutboxSignal, outboxRows, type OutgoingEvent } from '@gen/messaging';
 import { TasksMigrations } from './tasks-schema';
 
 export interface IdempotencyRecord {
@@ -12,10 +11,8 @@ export interface IdempotencyRecord {
   readonly taskId: string;
 }
 
-export interface OutboxEvents {
-  readonly topic: string;
-  readonly events: readonly EventEnvelope[];
-}
+/** Events written with a change, in their order: built by `newEvent`, so checked against the event map. */
+export type OutboxEvents = readonly OutgoingEvent[];
 
 /** What a transition sets; the rest of the row stays. */
 export interface TaskChange {
@@ -31,22 +28,21 @@ export interface TaskChange {
 
 /**
  * The outbox rows of a statement whose first CTE is "task": one row per event, in their order (so `seq`
- * follows it), and none when "task" is empty. Parameters from `first`: topic, ids, keys, envelopes.
+ * follows it), each on its type's topic, and none when "task" is empty. Parameters from `first`: ids, topics,
+ * keys, envelopes.
  */
 const OUTBOX_INSERT = (first: number): string =>
   `INSERT INTO "tasks"."outbox" ("id", "topic", "key", "envelope")
-   SELECT e."id", $${first}, e."key", e."envelope"::json
-   FROM unnest($${first + 1}::text[], $${first + 2}::text[], $${first + 3}::text[]) WITH ORDINALITY
-     AS e("id", "key", "envelope", "n")
+   SELECT e."id", e."topic", e."key", e."envelope"::json
+   FROM unnest($${first}::text[], $${first + 1}::text[], $${first + 2}::text[], $${first + 3}::text[]) WITH ORDINALITY
+     AS e("id", "topic", "key", "envelope", "n")
    WHERE EXISTS (SELECT 1 FROM "task")
    ORDER BY e."n"`;
 
-const outboxParams = (outbox: OutboxEvents): unknown[] => [
-  outbox.topic,
-  outbox.events.map((e) => e.id),
-  outbox.events.map((e) => e.key),
-  outbox.events.map(outboxEnvelope),
-];
+const outboxParams = (outbox: OutboxEvents): unknown[] => {
+  const rows = outboxRows(outbox);
+  return [rows.ids, rows.topics, rows.keys, rows.envelopes];
+};
 
 /**
  * Data access of the tasks schema, in SQL on the process's database (the hot path of createTask is two short
@@ -131,7 +127,7 @@ export class TaskRepository {
         ...outboxParams(outbox),
       ],
     );
-    if (outbox.events.length > 0) this.outboxSignal.notify();
+    if (outbox.length > 0) this.outboxSignal.notify();
   }
 
   /** The task if this account's key created it; null otherwise (unknown, other account, other key). */
@@ -229,7 +225,7 @@ export class TaskRepository {
     change: TaskChange,
     outbox: OutboxEvents | null,
   ): Promise<TaskRow | null> {
-    const events = outbox ?? { topic: '', events: [] };
+    const events = outbox ?? [];
     const rows = await this.db.query(
       `WITH "task" AS (
          UPDATE "tasks"."tasks" SET
@@ -262,7 +258,7 @@ export class TaskRepository {
       ],
     );
     if (!rows[0]) return null;
-    if (events.events.length > 0) this.outboxSignal.notify();
+    if (events.length > 0) this.outboxSignal.notify();
     return taskRowOf(rows[0]);
   }
 

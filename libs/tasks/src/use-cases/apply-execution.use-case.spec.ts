@@ -1,9 +1,9 @@
 import {
   ExecutionEventType,
+  TaskEventType,
   type CatalogPort,
-  type EventEnvelope,
   type ExecutionSucceededPayload,
-  type TaskTerminalPayload,
+  type TypedEvent,
 } from '@gen/contracts';
 import type { TaskRow } from '../persistence/task-row';
 import type { OutboxEvents, TaskChange, TaskRepository } from '../persistence/task.repository';
@@ -49,7 +49,9 @@ function fixture(row: TaskRow, chargeFor: CatalogPort['chargeFor']) {
   return { useCase: new ApplyExecutionUseCase(repository, catalog), transitions };
 }
 
-const succeeded = (assets: ExecutionSucceededPayload['assets']): EventEnvelope => ({
+const succeeded = (
+  assets: ExecutionSucceededPayload['assets'],
+): TypedEvent<typeof ExecutionEventType.succeeded> => ({
   id: 'evt_1',
   type: ExecutionEventType.succeeded,
   version: 1,
@@ -60,8 +62,13 @@ const succeeded = (assets: ExecutionSucceededPayload['assets']): EventEnvelope =
   payload: { taskId: 'job_1', assets, usage: { images: 1 }, finishedAt: '2026-11-23T00:00:01Z' },
 });
 const stored = [{ key: 'outputs/job_1/0.png', mime: 'image/png', status: 'ready' as const }];
-const chargeOf = (t: { outbox: OutboxEvents | null }) =>
-  (t.outbox!.events[0]!.payload as TaskTerminalPayload).charge;
+const chargeOf = (t: { outbox: OutboxEvents | null }): string => {
+  const event = t.outbox![0]!;
+  if (event.type !== TaskEventType.succeeded && event.type !== TaskEventType.failed) {
+    throw new Error(`a terminal event was expected, not ${event.type}`);
+  }
+  return event.payload.charge;
+};
 
 describe('ApplyExecutionUseCase', () => {
   it('charges the measured usage, never above the hold', async () => {
@@ -104,7 +111,7 @@ describe('ApplyExecutionUseCase', () => {
     const event = succeeded(stored);
     await quick.useCase.apply({
       ...event,
-      payload: { ...(event.payload as object), startedAt: '2026-11-23T00:00:00.500Z' },
+      payload: { ...event.payload, startedAt: '2026-11-23T00:00:00.500Z' },
     });
     expect(quick.transitions[0]!.change).toMatchObject({
       state: 'succeeded',

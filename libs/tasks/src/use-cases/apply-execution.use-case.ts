@@ -2,18 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   CATALOG_PORT,
   ExecutionEventType,
-  IdPrefix,
   TaskEventType,
-  Topics,
   type CatalogPort,
-  type EventEnvelope,
-  type ExecutionFailedPayload,
-  type ExecutionStartedPayload,
-  type ExecutionSucceededPayload,
+  type ExecutionEventName,
   type ExecutionUsage,
   type TaskTerminalPayload,
+  type TypedEvent,
 } from '@gen/contracts';
-import { formatUsd, newId, parseUsd } from '@gen/core';
+import { formatUsd, parseUsd } from '@gen/core';
+import { newEvent } from '@gen/messaging';
 import { IN_FLIGHT_STATES, isTerminal } from '../domain/task-state';
 import type { TaskRow } from '../persistence/task-row';
 import { taskSnapshotOf } from '../mappers/task-record';
@@ -33,10 +30,10 @@ export class ApplyExecutionUseCase {
   ) {}
 
   /** Returns the task as the transition left it, or null when the event changed nothing. */
-  async apply(event: EventEnvelope): Promise<TaskRow | null> {
+  async apply(event: TypedEvent<ExecutionEventName>): Promise<TaskRow | null> {
     switch (event.type) {
       case ExecutionEventType.started: {
-        const payload = event.payload as ExecutionStartedPayload;
+        const { payload } = event;
         return this.tasks.transition(
           payload.taskId,
           ['queued'],
@@ -45,7 +42,7 @@ export class ApplyExecutionUseCase {
         );
       }
       case ExecutionEventType.succeeded: {
-        const payload = event.payload as ExecutionSucceededPayload;
+        const { payload } = event;
         const task = await this.tasks.findById(payload.taskId);
         // A terminal task ignores later news (an expired task's late result).
         if (!task || isTerminal(task.state)) return null;
@@ -71,7 +68,7 @@ export class ApplyExecutionUseCase {
         );
       }
       case ExecutionEventType.failed: {
-        const payload = event.payload as ExecutionFailedPayload;
+        const { payload } = event;
         const task = await this.tasks.findById(payload.taskId);
         if (!task || isTerminal(task.state)) return null;
         const change = {
@@ -88,8 +85,6 @@ export class ApplyExecutionUseCase {
           terminalEvents({ ...task, ...change }, event.id, '0'),
         );
       }
-      default:
-        return null;
     }
   }
 
@@ -127,19 +122,5 @@ export function terminalEvents(task: TaskRow, causationId: string, charge: strin
       : state === 'failed'
         ? TaskEventType.failed
         : TaskEventType.expired;
-  return {
-    topic: Topics.taskLifecycle,
-    events: [
-      {
-        id: newId(IdPrefix.event),
-        type,
-        version: 1,
-        key: task.id,
-        occurredAt: new Date().toISOString(),
-        correlationId: task.requestId,
-        causationId,
-        payload,
-      },
-    ],
-  };
+  return [newEvent(type, payload, { key: task.id, correlationId: task.requestId, causationId })];
 }

@@ -4,13 +4,12 @@ import {
   HOLDS_PORT,
   IdPrefix,
   TaskEventType,
-  Topics,
   type ApiKeyPrincipal,
-  type EventEnvelope,
   type HoldsPort,
-  type TaskCreatedPayload,
+  type TypedEvent,
 } from '@gen/contracts';
 import { CLOCK, DomainError, LOGGER, newId, parseUsd, type Clock, type Logger } from '@gen/core';
+import { newEvent, type OutgoingEvent } from '@gen/messaging';
 import {
   DEFAULT_RETENTION_SECONDS,
   IDEMPOTENCY_WINDOW_MS,
@@ -46,7 +45,7 @@ export interface CreateTaskCommand {
 }
 
 /** What a created task's task.created event carries; the stream endpoints run it with it. */
-export type CreatedTask = EventEnvelope<TaskCreatedPayload>;
+export type CreatedTask = TypedEvent<typeof TaskEventType.created>;
 
 export interface AcceptedTask {
   readonly task: TaskRow;
@@ -167,7 +166,7 @@ export class CreateTaskUseCase {
     };
     const created = createdEvent(task, prepared, command.stream === true);
     try {
-      await this.tasks.insert(task, { topic: Topics.taskLifecycle, events: [created] });
+      await this.tasks.insert(task, [created]);
     } catch (error) {
       await this.holds.release(taskId).catch(() => undefined);
       throw error;
@@ -226,16 +225,14 @@ export class CreateTaskUseCase {
 const scopeOf = (command: CreateTaskCommand): string =>
   command.sourceTaskId ? `retry:${command.sourceTaskId}` : 'create';
 
-function createdEvent(task: TaskRow, prepared: PreparedRequest, inline: boolean): CreatedTask {
-  return {
-    id: newId(IdPrefix.event),
-    type: TaskEventType.created,
-    version: 1,
-    key: task.id,
-    occurredAt: task.createdAt.toISOString(),
-    correlationId: task.requestId,
-    causationId: task.requestId,
-    payload: {
+function createdEvent(
+  task: TaskRow,
+  prepared: PreparedRequest,
+  inline: boolean,
+): OutgoingEvent<typeof TaskEventType.created> {
+  return newEvent(
+    TaskEventType.created,
+    {
       taskId: task.id,
       accountId: task.accountId,
       keyId: task.keyId,
@@ -246,5 +243,11 @@ function createdEvent(task: TaskRow, prepared: PreparedRequest, inline: boolean)
       deadlineAt: task.deadlineAt.toISOString(),
       ...(inline ? { inline: true } : {}),
     },
-  };
+    {
+      key: task.id,
+      occurredAt: task.createdAt,
+      correlationId: task.requestId,
+      causationId: task.requestId,
+    },
+  );
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { HoldEventType, type EventEnvelope, type HoldFinalPayload } from '@gen/contracts';
+import type { HoldEventName, TypedEvent } from '@gen/contracts';
 import { parseUsd } from '@gen/core';
 import { TaskRepository } from '../persistence/task.repository';
 
@@ -9,9 +9,8 @@ export class RecordSettlementUseCase {
   constructor(private readonly tasks: TaskRepository) {}
 
   /** Returns the task's final charge when this event settled it, null when it changed nothing. */
-  async apply(event: EventEnvelope): Promise<{ taskId: string; charged: string } | null> {
-    if (event.type !== HoldEventType.settled && event.type !== HoldEventType.released) return null;
-    const payload = event.payload as HoldFinalPayload;
+  async apply(event: TypedEvent<HoldEventName>): Promise<{ taskId: string; charged: string } | null> {
+    const { payload } = event;
     const settled = await this.tasks.markSettled(payload.holdId, parseUsd(payload.charged) ?? 0n);
     return settled ? { taskId: payload.holdId, charged: payload.charged } : null;
   }

@@ -5,15 +5,9 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import {
-  IdPrefix,
-  TaskEventType,
-  Topics,
-  type EventEnvelope,
-  type TaskTerminalPayload,
-} from '@gen/contracts';
+import { IdPrefix, TaskEventType, type TypedEvent } from '@gen/contracts';
 import { APP_CONFIG, CLOCK, newId, type AppConfig, type Clock, LOGGER, type Logger } from '@gen/core';
-import { EVENT_BUS, type EventBus, type Subscription } from '@gen/messaging';
+import { EVENT_BUS, subscribeEvents, type EventBus, type Subscription } from '@gen/messaging';
 import { DeliveryRepository } from '../persistence/delivery.repository';
 import { MessageRepository } from '../persistence/message.repository';
 import { DeliverCallbackUseCase } from '../use-cases/deliver-callback.use-case';
@@ -30,7 +24,8 @@ export const DELIVERY_POLL_MS = 1000;
 const LEASE_MS = 60_000;
 const BATCH = 50;
 
-const TERMINAL: readonly string[] = [TaskEventType.succeeded, TaskEventType.failed, TaskEventType.expired];
+const TERMINAL = [TaskEventType.succeeded, TaskEventType.failed, TaskEventType.expired];
+type TerminalEvent = TypedEvent<(typeof TERMINAL)[number]>;
 
 /**
  * Queues the webhooks of a task that reached a terminal state (consumer group `webhooks` on task.lifecycle):
@@ -62,16 +57,16 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.subscription = await this.bus.subscribe(Topics.taskLifecycle, 'webhooks', (event) =>
-      this.queue(event),
+    this.subscription = await subscribeEvents(
+      this.bus,
+      { group: 'webhooks', types: TERMINAL, logger: this.logger },
+      (event) => this.queue(event),
     );
     this.timer = setInterval(() => this.tick(), DELIVERY_POLL_MS);
   }
 
-  private async queue(event: EventEnvelope): Promise<void> {
-    if (!TERMINAL.includes(event.type)) return;
-    const terminal = event as EventEnvelope<TaskTerminalPayload>;
-    const { payload } = terminal;
+  private async queue(event: TerminalEvent): Promise<void> {
+    const { payload } = event;
     if (!payload.record) return;
     const [callback, messages] = await Promise.all([
       payload.callbackUrl
@@ -85,7 +80,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, BeforeAppl
             now: this.clock.now(),
           })
         : false,
-      this.queueMessages.execute(terminal),
+      this.queueMessages.execute(event),
     ]);
     if (callback || messages > 0) this.tick();
   }

@@ -1,0 +1,231 @@
+import type { FleetApp } from '@gen/contracts';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Ingress, type Upstream } from './ingress';
+
+interface Seen {
+  readonly server: string;
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: string;
+}
+
+/** A real HTTP server standing for one replica: answers who it is and what it got. */
+async function replica(
+  name: string,
+  seen: Seen[],
+  handler?: Parameters<typeof createServer>[1],
+): Promise<Server> {
+  const server = createServer(
+    handler ??
+      ((req, res) => {
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        req.on('end', () => {
+          seen.push({
+            server: name,
+            method: req.method ?? '',
+            url: req.url ?? '',
+            headers: req.headers,
+            body,
+          });
+          res.writeHead(200, {
+            'content-type': 'application/json',
+            'x-replica': name,
+            connection: 'keep-alive',
+          });
+          res.end(JSON.stringify({ replica: name }));
+        });
+      }),
+  );
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return server;
+}
+
+function upstreamOf(server: Server): Upstream {
+  return { host: '127.0.0.1', port: (server.address() as AddressInfo).port };
+}
+
+/** A port nothing listens on (a replica that is down). */
+async function deadPort(): Promise<Upstream> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const upstream = upstreamOf(server);
+  await new Promise((done) => server.close(done));
+  return upstream;
+}
+
+describe('the fleet ingress', () => {
+  const servers: Server[] = [];
+  let ingress: Ingress | undefined;
+  let base: string;
+  const seen: Seen[] = [];
+  const failures: { app: FleetApp; code: string; retried: boolean }[] = [];
+
+  async function start(upstreams: Map<FleetApp, Upstream[]>): Promise<void> {
+    ingress = new Ingress({ upstreams, bodyLimit: 1024, onUpstreamError: (e) => failures.push(e) });
+    const address = await ingress.listen(0, '127.0.0.1');
+    base = `http://127.0.0.1:${address.port}`;
+  }
+
+  afterEach(async () => {
+    ingress?.close();
+    ingress = undefined;
+    await Promise.all(servers.splice(0).map((server) => new Promise((done) => server.close(done))));
+    seen.length = 0;
+    failures.length = 0;
+  });
+
+  it('sends each path to its app by the route table, query and body unchanged, round-robin over replicas', async () => {
+    const [g1, g2, compat, media] = await Promise.all([
+      replica('gateway#1', seen),
+      replica('gateway#2', seen),
+      replica('compat', seen),
+      replica('media', seen),
+    ]);
+    servers.push(g1, g2, compat, media);
+    await start(
+      new Map([
+        ['gateway', [upstreamOf(g1), upstreamOf(g2)]],
+        ['compat-protocols', [upstreamOf(compat)]],
+        ['media', [upstreamOf(media)]],
+      ]),
+    );
+    const answers: string[] = [];
+    for (const path of [
+      '/api/v1/jobs/recordInfo?taskId=job_1',
+      '/api/v1/models',
+      '/v1/chat/completions',
+      '/v1/models',
+    ]) {
+      const response = await fetch(`${base}${path}`);
+      answers.push(response.headers.get('x-replica')!);
+    }
+    // node:http, not fetch: fetch may not send a Connection header.
+    const replicaOfPost = await new Promise<string>((resolve, reject) => {
+      const req = request(
+        `${base}/api/v1/files/fil_1/commit`,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            connection: 'keep-alive, x-secret-hop',
+            'x-secret-hop': '1',
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(String(res.headers['x-replica'])));
+        },
+      );
+      req.on('error', reject);
+      req.end('{"a":1}');
+    });
+    answers.push(replicaOfPost);
+    expect(answers).toEqual(['gateway#1', 'gateway#2', 'compat', 'gateway#1', 'media']);
+    expect(seen[0]).toMatchObject({ url: '/api/v1/jobs/recordInfo?taskId=job_1', method: 'GET' });
+    const commit = seen.find((s) => s.server === 'media')!;
+    expect(commit).toMatchObject({ method: 'POST', url: '/api/v1/files/fil_1/commit', body: '{"a":1}' });
+    // Headers named by Connection are hop-by-hop: they stop at the ingress; the client's address is added.
+    expect(commit.headers['x-secret-hop']).toBeUndefined();
+    expect(commit.headers['x-forwarded-for']).toBe('127.0.0.1');
+    expect(commit.headers['x-forwarded-proto']).toBe('http');
+  });
+
+  it('skips a replica that refuses the connection, and answers 503 50301 in the caller protocol when none is up', async () => {
+    const alive = await replica('gateway#2', seen);
+    servers.push(alive);
+    await start(
+      new Map([
+        ['gateway', [await deadPort(), upstreamOf(alive)]],
+        ['compat-protocols', [await deadPort()]],
+      ]),
+    );
+    for (let i = 0; i < 4; i += 1) {
+      const response = await fetch(`${base}/api/v1/jobs/createTask`, { method: 'POST', body: '{}' });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('x-replica')).toBe('gateway#2');
+    }
+    // Every POST reached the live replica exactly once.
+    expect(seen.filter((s) => s.method === 'POST')).toHaveLength(4);
+    expect(failures.every((f) => f.code === 'ECONNREFUSED' && f.retried)).toBe(true);
+
+    const openai = await fetch(`${base}/v1/chat/completions`, { method: 'POST', body: '{}' });
+    expect(openai.status).toBe(503);
+    expect(openai.headers.get('retry-after')).toBe('1');
+    expect(openai.headers.get('x-request-id')).toMatch(/^req_/);
+    const body = (await openai.json()) as { error: { message: string; type: string } };
+    expect(body.error.message).toEqual(expect.any(String));
+    expect(body).not.toHaveProperty('code');
+
+    ingress!.close();
+    await start(new Map([['gateway', [await deadPort()]]]));
+    const native = await fetch(`${base}/api/v1/models`, { headers: { 'accept-language': 'de' } });
+    expect(native.status).toBe(503);
+    expect(native.headers.get('content-language')).toBe('de');
+    expect(await native.json()).toMatchObject({ code: 50301, request_id: expect.stringMatching(/^req_/) });
+  });
+
+  it('does not resend a POST whose connection was lost: the client gets 503 and the replica saw it once', async () => {
+    let posts = 0;
+    const dying = await replica('gateway#1', seen, (req, res) => {
+      req.resume();
+      req.on('end', () => {
+        posts += 1;
+        res.socket?.destroy();
+      });
+    });
+    const other = await replica('gateway#2', seen);
+    servers.push(dying, other);
+    await start(new Map([['gateway', [upstreamOf(dying), upstreamOf(other)]]]));
+    const response = await fetch(`${base}/api/v1/jobs/createTask`, { method: 'POST', body: '{"x":1}' });
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ code: 50301 });
+    expect(posts).toBe(1);
+    expect(seen.filter((s) => s.server === 'gateway#2')).toEqual([]);
+    // A GET that lost its connection is safe to send again: the next replica answers.
+    const get = await fetch(`${base}/api/v1/models`);
+    expect(get.headers.get('x-replica')).toBe('gateway#2');
+  });
+
+  it('refuses a body over the limit with 413 in the envelope, before any app sees it', async () => {
+    const gateway = await replica('gateway#1', seen);
+    servers.push(gateway);
+    await start(new Map([['gateway', [upstreamOf(gateway)]]]));
+    const response = await fetch(`${base}/api/v1/jobs/createTask`, {
+      method: 'POST',
+      body: 'x'.repeat(2048),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ code: 413 });
+    expect(seen).toEqual([]);
+  });
+
+  it('streams an answer through as it is written (server-sent events)', async () => {
+    let finish: () => void = () => undefined;
+    const streaming = await replica('compat', seen, (req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('data: first\n\n');
+      finish = () => res.end('data: [DONE]\n\n');
+    });
+    servers.push(streaming);
+    await start(new Map([['compat-protocols', [upstreamOf(streaming)]]]));
+    const chunks: string[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const req = request(`${base}/v1/chat/completions`, { method: 'POST' }, (res) => {
+        res.on('data', (chunk: Buffer) => {
+          chunks.push(chunk.toString());
+          // The first event arrived while the replica still holds the stream open.
+          if (chunks.length === 1) finish();
+        });
+        res.on('end', resolve);
+      });
+      req.on('error', reject);
+      req.end('{}');
+    });
+    expect(chunks[0]).toBe('data: first\n\n');
+    expect(chunks.join('')).toBe('data: first\n\ndata: [DONE]\n\n');
+  });
+});

@@ -1,0 +1,223 @@
+import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serviceSettings } from '../support/app-process';
+import { startService, type ServiceProcess } from '../support/service-process';
+
+const root = join(__dirname, '..', '..');
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * "Every public behaviour is the same in both modes": the same HTTP checks, through the public URL only,
+ * against `npm start` (embedded, PGlite, in-process bus) and `npm run start:fleet` (every app its own process
+ * behind the ingress, over PostgreSQL, Kafka, Redis and S3).
+ */
+describe.each(['embedded', 'fleet'] as const)('the public API, %s', (kind) => {
+  let service: ServiceProcess;
+  let database: ScratchDatabase | undefined;
+  let dataDir: string;
+  let auth: Record<string, string>;
+  let admin: Record<string, string>;
+
+  beforeAll(async () => {
+    execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--quiet'], { cwd: root });
+    dataDir = mkdtempSync(join(tmpdir(), `gts-${kind}-`));
+    const tag = randomBytes(4).toString('hex');
+    let env: Record<string, string> = { DATA_DIR: dataDir, PORT: '0' };
+    if (kind === 'fleet') {
+      database = await createScratchPostgres();
+      env = {
+        ...env,
+        ...serviceSettings(),
+        DATABASE_URL: database.url,
+        KAFKA_TOPIC_PREFIX: `e2e-both-${tag}.`,
+        REDIS_KEY_PREFIX: `e2e-both-${tag}:`,
+        S3_KEY_PREFIX: `e2e-both-${tag}/`,
+      };
+    }
+    service = await startService(kind, env);
+    auth = { authorization: `Bearer ${service.bootstrap.apiKey}` };
+    admin = { authorization: `Bearer ${service.bootstrap.adminToken}` };
+  }, 240_000);
+
+  afterAll(async () => {
+    const code = await service?.stop();
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+    expect(code).toBe(0);
+  });
+
+  async function call(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    body?: unknown,
+  ): Promise<{ status: number; json: Json; headers: Headers }> {
+    const response = await fetch(`${service.baseUrl}${path}`, {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return {
+      status: response.status,
+      json: text ? (JSON.parse(text) as Json) : {},
+      headers: response.headers,
+    };
+  }
+
+  it('answers the probes and the whole OpenAPI document at the public URL', async () => {
+    expect(await call('GET', '/healthz', {})).toMatchObject({ status: 200, json: { status: 'ok' } });
+    expect(await call('GET', '/readyz', {})).toMatchObject({ status: 200, json: { status: 'ready' } });
+    const { status, json } = await call('GET', '/openapi.json', {});
+    expect(status).toBe(200);
+    for (const path of [
+      '/api/v1/jobs/createTask',
+      '/v1/chat/completions',
+      '/api/v1/common/upload-url',
+      '/admin/v1/accounts',
+    ]) {
+      expect(Object.keys(json['paths'] as object)).toContain(path);
+    }
+    expect(service.bootstrap.baseUrl).toBe(service.baseUrl);
+  });
+
+  it('refuses a missing or unknown credential in each family shape, without charge', async () => {
+    const native = await call('GET', '/api/v1/chat/credit', {});
+    expect(native).toMatchObject({
+      status: 401,
+      json: { code: 401, request_id: expect.stringMatching(/^req_/) },
+    });
+    const openai = await call('POST', '/v1/chat/completions', { authorization: 'Bearer gts_nope' }, {});
+    expect(openai.status).toBe(401);
+    expect(openai.json['error']).toMatchObject({ type: expect.any(String), message: expect.any(String) });
+    const anthropic = await call('POST', '/v1/messages', {}, {});
+    expect(anthropic).toMatchObject({
+      status: 401,
+      json: { type: 'error', error: { type: 'authentication_error' } },
+    });
+    const adminRefused = await call('GET', '/admin/v1/groups', { authorization: 'Bearer wrong' });
+    expect(adminRefused.status).toBe(401);
+    const unknown = await call('GET', '/v1/embeddings', auth);
+    expect(unknown.status).toBe(404);
+    expect(unknown.json['error']).toBeDefined();
+    expect((await call('GET', '/nowhere', auth)).status).toBe(404);
+  });
+
+  it('runs an image task to the end and charges its estimate once', async () => {
+    const before = await call('GET', '/api/v1/chat/credit', auth);
+    expect(before).toMatchObject({
+      status: 200,
+      json: { code: 200, data: { currency: 'USD', available: '25' } },
+    });
+    const created = await call('POST', '/api/v1/jobs/createTask', auth, {
+      model: 'local/sketch',
+      input: { prompt: 'a red fox' },
+    });
+    expect(created.status).toBe(202);
+    expect(created.json['data']).toMatchObject({ state: 'queued', estimatedCost: '0.004' });
+    const taskId = created.json['data']['taskId'] as string;
+    let record: Json = {};
+    for (let i = 0; i < 300; i += 1) {
+      record = (await call('GET', `/api/v1/jobs/recordInfo?taskId=${taskId}`, auth)).json;
+      if (['succeeded', 'failed'].includes(record['data']['state'] as string)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(record['data']).toMatchObject({ state: 'succeeded' });
+    const asset = (record['data']['output']['assets'] as Json[])[0]!;
+    const image = await fetch(asset['url'] as string);
+    expect(image.status).toBe(200);
+    expect(
+      Buffer.from(await image.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
+    // Settlement reaches the balance through the bus in the fleet: wait for it, then it stays.
+    let available = '';
+    for (let i = 0; i < 100; i += 1) {
+      available = (await call('GET', '/api/v1/chat/credit', auth)).json['data']['available'] as string;
+      if (available === '24.996') break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(available).toBe('24.996');
+  });
+
+  it('answers a chat completion, whole and streamed, through the OpenAI protocol', async () => {
+    const whole = await call('POST', '/v1/chat/completions', auth, {
+      model: 'local/echo',
+      messages: [{ role: 'user', content: 'hello fleet' }],
+    });
+    expect(whole.status).toBe(200);
+    expect(whole.json).toMatchObject({
+      object: 'chat.completion',
+      choices: [{ message: { content: 'Echo: hello fleet' } }],
+    });
+    const streamed = await fetch(`${service.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'local/echo',
+        stream: true,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    });
+    expect(streamed.status).toBe(200);
+    expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = (await streamed.text()).split('\n\n').filter((e) => e.startsWith('data: '));
+    expect(events.at(-1)).toBe('data: [DONE]');
+    const text = events
+      .slice(0, -1)
+      .map((e) => (JSON.parse(e.slice(6)) as Json)['choices'][0]?.['delta']?.['content'] ?? '')
+      .join('');
+    expect(text).toBe('Echo: hi');
+    const models = await call('GET', '/v1/models', auth);
+    expect(models.status).toBe(200);
+    expect((models.json['data'] as Json[]).map((m) => m['id'])).toContain('local/echo/chat');
+  });
+
+  it('signs an upload URL (media) and administers accounts (admin API)', async () => {
+    const upload = await call('POST', '/api/v1/common/upload-url', auth, {
+      fileName: 'fox.png',
+      contentType: 'image/png',
+      bytes: 1000,
+    });
+    expect(upload.status).toBe(200);
+    expect(upload.json['data']).toMatchObject({
+      fileId: expect.stringMatching(/^fil_/),
+      uploadUrl: expect.any(String),
+    });
+    const account = await call('POST', '/admin/v1/accounts', admin, { name: `both-${kind}`, credit: '3' });
+    expect(account.status).toBe(200);
+    const accountId = account.json['data']['accountId'] as string;
+    const key = await call('POST', `/admin/v1/accounts/${accountId}/keys`, admin, {});
+    expect(key.status).toBe(200);
+    const balance = await call('GET', '/api/v1/chat/credit', {
+      authorization: `Bearer ${key.json['data']['apiKey']}`,
+    });
+    expect(balance.json['data']).toMatchObject({ available: '3' });
+  });
+
+  if (kind === 'fleet') {
+    it('stops every process it started on SIGTERM, each drained', async () => {
+      const state = JSON.parse(readFileSync(join(dataDir, 'fleet.json'), 'utf8')) as {
+        apps: { pid: number }[];
+      };
+      expect(state.apps.length).toBeGreaterThanOrEqual(10);
+      expect(state.apps.every((app) => alive(app.pid))).toBe(true);
+      expect(await service.stop()).toBe(0);
+      expect(state.apps.filter((app) => alive(app.pid))).toEqual([]);
+    });
+  }
+});
