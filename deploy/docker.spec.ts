@@ -291,6 +291,8 @@ describe('docker/compose.yaml', () => {
       expect(service.command).toEqual([app]);
       expect(service.image).toBe(compose.services['migrate']!.image);
       expect(service.environment).toMatchObject({ MODE: 'distributed', HOST: '0.0.0.0', PORT: '8080' });
+      // /metrics alone on its own port: the ingress's upstreams are the apps' 8080 (below), never this one.
+      expect(service.environment?.['METRICS_PORT']).toBe('9464');
       expect(service.deploy?.replicas ?? 1).toBe(FLEET_REPLICAS[app as keyof typeof FLEET_REPLICAS] ?? 1);
       expect(service.depends_on?.['migrate']).toEqual({ condition: 'service_completed_successfully' });
       // Docker's SIGKILL comes after the drain.

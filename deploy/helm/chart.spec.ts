@@ -145,13 +145,13 @@ describe('the Helm chart', () => {
       }
     });
 
-    it('runs each app by its argument, with both ports, probes, resources and a non-root, read-only container', () => {
+    it('runs each app by its argument, with its ports, probes, resources and a non-root, read-only container', () => {
       for (const app of FLEET_APPS) {
         const pod = template(named(manifests, 'Deployment', appName(app)));
         expect(pod.spec.containers).toHaveLength(1);
         for (const container of pod.spec.containers) {
           expect(container.args).toEqual([app]);
-          expect(container.ports?.map((p) => p.name).sort()).toEqual(['http', 'service-call']);
+          expect(container.ports?.map((p) => p.name).sort()).toEqual(['http', 'metrics', 'service-call']);
           expect(container.livenessProbe?.httpGet).toEqual({ path: '/healthz', port: 'http' });
           expect(container.readinessProbe?.httpGet).toEqual({ path: '/readyz', port: 'http' });
           expect(container.startupProbe?.httpGet).toEqual({ path: '/healthz', port: 'http' });
@@ -248,6 +248,32 @@ describe('the Helm chart', () => {
           sort(INGRESS_ROUTES.map((r) => ({ ...r, port: 'http' }))),
         );
       }
+    });
+
+    it('serves /metrics on a pod port of its own, which no Service and so no Ingress path reaches', () => {
+      const config = named(manifests, 'ConfigMap', `${PREFIX}-config`).data!;
+      const metricsPort = config['METRICS_PORT'];
+      expect(metricsPort).toMatch(/^\d+$/);
+      expect(metricsPort).not.toBe(config['PORT']);
+      for (const app of FLEET_APPS) {
+        const pod = template(named(manifests, 'Deployment', appName(app)));
+        const ports = pod.spec.containers[0]!.ports ?? [];
+        expect(ports).toContainEqual(
+          expect.objectContaining({ name: 'metrics', containerPort: Number(metricsPort) }),
+        );
+        expect(pod.metadata.annotations).toMatchObject({
+          'prometheus.io/scrape': 'true',
+          'prometheus.io/port': metricsPort,
+          'prometheus.io/path': '/metrics',
+        });
+        const service = named(manifests, 'Service', appName(app)).spec as { ports: { name: string }[] };
+        expect(service.ports.map((p) => p.name)).not.toContain('metrics');
+      }
+      // Every Ingress path, the catch-all `/` included, goes to an `http` port, where /metrics is not served.
+      const rules = (of(manifests, 'Ingress')[0]!.spec as { rules: { http: { paths: IngressPath[] } }[] })
+        .rules;
+      for (const rule of rules)
+        for (const path of rule.http.paths) expect(path.backend.service.port).toEqual({ name: 'http' });
     });
 
     it('migrates every schema in a pre-install and pre-upgrade hook Job before the apps start', () => {
