@@ -53,7 +53,8 @@ export class KafkaEventBus implements EventBus {
   private readonly kafka: Kafka;
   private readonly producer: Producer;
   private readonly consumers = new Set<Consumer>();
-  private connected: Promise<void> | undefined;
+  private readonly connect: () => Promise<void>;
+  private producing = false;
   private readonly topics = new Map<string, Promise<void>>();
 
   constructor(private readonly options: KafkaEventBusOptions) {
@@ -68,6 +69,7 @@ export class KafkaEventBus implements EventBus {
       maxInFlightRequests: 1,
       createPartitioner: Partitioners.DefaultPartitioner,
     });
+    this.connect = connectOnce(() => this.producer.connect());
   }
 
   /** Creates the topic once if it does not exist, and waits for its partition leaders. */
@@ -115,8 +117,8 @@ export class KafkaEventBus implements EventBus {
     if (events.length === 0) return;
     const topic = this.named(name);
     await this.ensureTopic(topic);
-    this.connected ??= this.producer.connect();
-    await this.connected;
+    this.producing = true;
+    await this.connect();
     await this.producer.send({
       topic,
       acks: -1,
@@ -177,8 +179,28 @@ export class KafkaEventBus implements EventBus {
   async close(): Promise<void> {
     await Promise.all([...this.consumers].map((c) => c.disconnect()));
     this.consumers.clear();
-    if (this.connected) await this.producer.disconnect();
+    if (this.producing) await this.producer.disconnect();
   }
+}
+
+/**
+ * `connect` once for every caller: the first call starts it, calls meanwhile share that attempt, and once it
+ * succeeded every call resolves at once. A failed attempt is not kept: the next call tries again. (A producer
+ * whose first connect met the broker down, e.g. restarting, kept that rejection and failed every publish for
+ * the rest of its process: its outbox relay never published again. Found by e2e/faults/kafka-restart.)
+ */
+export function connectOnce(connect: () => Promise<void>): () => Promise<void> {
+  let attempt: Promise<void> | undefined;
+  return () => {
+    if (!attempt) {
+      const current = connect();
+      attempt = current;
+      current.catch(() => {
+        if (attempt === current) attempt = undefined;
+      });
+    }
+    return attempt;
+  };
 }
 
 /** The Kafka consumer group of an event bus group on one topic. */
