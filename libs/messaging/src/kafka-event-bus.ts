@@ -51,9 +51,9 @@ export function kafkaLogCreator(logger: Logger) {
  */
 export class KafkaEventBus implements EventBus {
   private readonly kafka: Kafka;
-  private readonly producer: Producer;
+  private producer: Producer;
   private readonly consumers = new Set<Consumer>();
-  private readonly connect: () => Promise<void>;
+  private connect: () => Promise<void>;
   private producing = false;
   private readonly topics = new Map<string, Promise<void>>();
 
@@ -64,12 +64,31 @@ export class KafkaEventBus implements EventBus {
       logLevel: logLevel.ERROR,
       ...(options.logger ? { logCreator: kafkaLogCreator(options.logger) } : {}),
     });
-    this.producer = this.kafka.producer({
+    this.producer = this.newProducer();
+    this.connect = connectOnce(() => this.producer.connect());
+  }
+
+  private newProducer(): Producer {
+    return this.kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
       createPartitioner: Partitioners.DefaultPartitioner,
     });
+  }
+
+  /**
+   * Replaces a producer whose sequence numbers the broker no longer accepts (`producerStateLost`): the next
+   * publish connects a new one, which gets a new producer id and starts its sequences again.
+   */
+  private replaceProducer(lost: Producer, error: unknown): void {
+    if (this.producer !== lost) return;
+    this.options.logger?.warn(
+      { err: error },
+      'Kafka producer out of step with the broker (its restart lost our sequence numbers): using a new producer',
+    );
+    this.producer = this.newProducer();
     this.connect = connectOnce(() => this.producer.connect());
+    lost.disconnect().catch(() => undefined);
   }
 
   /** Creates the topic once if it does not exist, and waits for its partition leaders. */
@@ -119,15 +138,22 @@ export class KafkaEventBus implements EventBus {
     await this.ensureTopic(topic);
     this.producing = true;
     await this.connect();
-    await this.producer.send({
-      topic,
-      acks: -1,
-      messages: events.map((event) => ({
-        key: event.key,
-        value: JSON.stringify(event),
-        headers: { 'event-id': event.id, 'event-type': event.type, 'event-version': String(event.version) },
-      })),
-    });
+    const producer = this.producer;
+    try {
+      await producer.send({
+        topic,
+        acks: -1,
+        messages: events.map((event) => ({
+          key: event.key,
+          value: JSON.stringify(event),
+          headers: { 'event-id': event.id, 'event-type': event.type, 'event-version': String(event.version) },
+        })),
+      });
+    } catch (error) {
+      // The caller publishes again (the outbox relay, a second later); with a new producer if this one is lost.
+      if (producerStateLost(error)) this.replaceProducer(producer, error);
+      throw error;
+    }
   }
 
   async subscribe(name: string, group: string, handler: EventHandler): Promise<Subscription> {
@@ -201,6 +227,32 @@ export function connectOnce(connect: () => Promise<void>): () => Promise<void> {
     }
     return attempt;
   };
+}
+
+/**
+ * The broker's answers after which an idempotent producer's sequence numbers no longer match the broker's: a
+ * broker killed and restarted (or a partition's leader changed) while a batch was in flight. kafkajs never
+ * recovers from them (every later send of that producer gets the same answer; the Java client bumps its
+ * epoch, librdkafka declares the producer dead), so the bus replaces the producer. Found by
+ * e2e/faults/kafka-restart: the tasks app's relay answered OUT_OF_ORDER_SEQUENCE_NUMBER for good after the
+ * broker's restart, and no task event left its outbox again.
+ */
+const PRODUCER_STATE_ERRORS = new Set([
+  'OUT_OF_ORDER_SEQUENCE_NUMBER',
+  'UNKNOWN_PRODUCER_ID',
+  'INVALID_PRODUCER_EPOCH',
+  'INVALID_PRODUCER_ID_MAPPING',
+]);
+
+/** True when `error` (or an error it wraps, as kafkajs' retry wrappers do) is one of PRODUCER_STATE_ERRORS. */
+export function producerStateLost(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth += 1) {
+    const { type, cause } = current as { type?: unknown; cause?: unknown };
+    if (typeof type === 'string' && PRODUCER_STATE_ERRORS.has(type)) return true;
+    current = cause;
+  }
+  return false;
 }
 
 /** The Kafka consumer group of an event bus group on one topic. */
