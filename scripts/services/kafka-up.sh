@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # A single-node Kafka 4 broker in KRaft mode from Maven Central jars, on 127.0.0.1:19092. Idempotent: a
 # broker this script started and that still runs is reused. Prints KAFKA_BROKERS=... on stdout.
+# Another broker beside it (a test's own, e2e/support/private-kafka.ts): SERVICES_DIR (its state: data, pid,
+# log), KAFKA_PORT and KAFKA_CONTROLLER_PORT, and KAFKA_LIB_DIR (where the jars are, default under its state).
 source "$(dirname "$0")/lib.sh"
 PORT="${KAFKA_PORT:-19092}"
 CONTROLLER_PORT="${KAFKA_CONTROLLER_PORT:-19093}"
 DIR="$STATE/kafka"
+LIB="${KAFKA_LIB_DIR:-$DIR/lib}"
 mkdir -p "$DIR/data"
 
 if alive kafka && port_open "$PORT"; then
@@ -15,9 +18,9 @@ port_open "$PORT" && fail "kafka: port $PORT is taken by a process this script d
 command -v java >/dev/null || fail "kafka: java is not installed"
 command -v mvn >/dev/null || fail "kafka: mvn is not installed (the broker's jars come from Maven Central)"
 
-if [ ! -f "$DIR/lib/kafka_2.13-4.4.0.jar" ]; then
+if [ ! -f "$LIB/kafka_2.13-4.4.0.jar" ]; then
   log "kafka: fetching the broker's jars from Maven Central"
-  (cd "$REPO/scripts/services/kafka" && mvn -q -B dependency:copy-dependencies -DoutputDirectory="$DIR/lib" -DincludeScope=runtime) >&2 \
+  (cd "$REPO/scripts/services/kafka" && mvn -q -B dependency:copy-dependencies -DoutputDirectory="$LIB" -DincludeScope=runtime) >&2 \
     || fail "kafka: could not fetch the jars with mvn"
 fi
 
@@ -45,11 +48,15 @@ log.cleaner.dedupe.buffer.size=16777216
 PROPS
 LOG4J="-Dlog4j2.configurationFile=$REPO/scripts/services/kafka/log4j2.properties"
 [ -f "$DIR/cluster-id" ] || node -e "process.stdout.write(require('crypto').randomBytes(16).toString('base64url').slice(0,22))" > "$DIR/cluster-id"
-java $LOG4J -cp "$DIR/lib/*" kafka.tools.StorageTool format -t "$(cat "$DIR/cluster-id")" -c "$DIR/server.properties" --ignore-formatted >"$STATE/kafka.log" 2>&1 \
-  || { tail -n 20 "$STATE/kafka.log" >&2; fail "kafka: formatting the storage failed"; }
+# Formatted once: a restart on the same data skips a JVM start. The id is random base64url and may begin with
+# '-', hence `--cluster-id=`, which no parser reads as an option.
+if [ ! -f "$DIR/data/meta.properties" ]; then
+  java $LOG4J -cp "$LIB/*" kafka.tools.StorageTool format --cluster-id="$(cat "$DIR/cluster-id")" -c "$DIR/server.properties" --ignore-formatted >"$STATE/kafka.log" 2>&1 \
+    || { tail -n 20 "$STATE/kafka.log" >&2; fail "kafka: formatting the storage failed"; }
+fi
 
 log "kafka: starting the broker"
-nohup java -Xms128m -Xmx512m $LOG4J -cp "$DIR/lib/*" kafka.Kafka "$DIR/server.properties" >>"$STATE/kafka.log" 2>&1 &
+nohup java -Xms128m -Xmx512m $LOG4J -cp "$LIB/*" kafka.Kafka "$DIR/server.properties" >>"$STATE/kafka.log" 2>&1 &
 echo $! > "$STATE/kafka.pid"
 wait_for kafka 60 port_open "$PORT"
 # An open port is not a ready broker: wait until the admin API lists topics.

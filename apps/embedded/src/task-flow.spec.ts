@@ -1,3 +1,6 @@
+import { HOLDS_PORT, IdPrefix, type HoldsPort } from '@gen/contracts';
+import { newId } from '@gen/core';
+import { DATABASE, type Database } from '@gen/persistence';
 import { OBJECT_STORAGE, type ObjectStorage } from '@gen/storage';
 import { PurgeTaskUseCase } from '@gen/tasks';
 import { OpenApiCheck } from '@gen/testing';
@@ -299,6 +302,53 @@ describe('the native task flow in embedded mode: quote, createTask, the runner, 
       expect(replies.map((r) => r.status)).toEqual(Array(50).fill(202));
       expect(ids.size).toBe(1);
       expect(await balance(auth)).toMatchObject({ available: '0.996', held: '0.004' });
+    });
+
+    it('a key whose holder died before writing its task: a retry finishes that task, holding funds once', async () => {
+      const { accountId, auth } = await customer('1');
+      const body = sketch({ delay_ms: 60_000 });
+      // A call that went through gives this body's request hash and the key id.
+      expect((await create(auth, body, { 'idempotency-key': 'seed' })).status).toBe(202);
+      const db = app.app.get<Database>(DATABASE);
+      const [seed] = await db.query<{ key_id: string; fingerprint: string }>(
+        `SELECT "key_id", "fingerprint" FROM "tasks"."idempotency_records" WHERE "account_id" = $1 AND "idem_key" = 'seed'`,
+        [accountId],
+      );
+      // Two calls whose process died (kill -9, the database lost): one after claiming its key, one after
+      // claiming it and holding the funds. Their tasks were never written.
+      const orphans = { claimed: newId(IdPrefix.task), held: newId(IdPrefix.task) };
+      for (const [key, taskId] of Object.entries(orphans)) {
+        await db.query(
+          `INSERT INTO "tasks"."idempotency_records"
+             ("account_id", "scope", "idem_key", "key_id", "fingerprint", "task_id", "created_at")
+           VALUES ($1, 'create', $2, $3, $4, $5, now())`,
+          [accountId, key, seed!.key_id, seed!.fingerprint, taskId],
+        );
+      }
+      await app.app.get<HoldsPort>(HOLDS_PORT).reserve({
+        holdId: orphans.held,
+        accountId,
+        keyId: seed!.key_id,
+        model: 'local/sketch',
+        amount: '0.004',
+        dailyCap: '100',
+      });
+      expect(await balance(auth)).toMatchObject({ available: '0.992', held: '0.008' });
+      // Retries of both keys (two at once for one of them) wait for the holder, then finish its creation under
+      // its task id: one task per key, and the orphan's hold is the task's.
+      const replies = await Promise.all([
+        create(auth, body, { 'idempotency-key': 'claimed' }),
+        create(auth, body, { 'idempotency-key': 'claimed' }),
+        create(auth, body, { 'idempotency-key': 'held' }),
+      ]);
+      expect(replies.map((r) => [r.status, dataOf(r)['taskId']])).toEqual([
+        [202, orphans.claimed],
+        [202, orphans.claimed],
+        [202, orphans.held],
+      ]);
+      expect(await balance(auth)).toMatchObject({ available: '0.988', held: '0.012' });
+      const again = await create(auth, body, { 'idempotency-key': 'claimed' });
+      expect([again.status, dataOf(again)['taskId']]).toEqual([202, orphans.claimed]);
     });
 
     it('a refused request leaves the key free for a corrected one', async () => {

@@ -1,5 +1,6 @@
 import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isUnavailableDependency } from './dependency-unavailable';
 import { renderError } from './error-responder';
 
 /**
@@ -16,6 +17,8 @@ export class EnvelopeExceptionFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     const response = renderError(exception, request, this.bodyLimit);
     if (response.unexpected) request.log.error({ err: exception }, 'unexpected error');
+    else if (isUnavailableDependency(exception))
+      request.log.warn({ err: exception }, 'dependency unavailable: answered 503');
     if (reply.sent) return;
     void reply.status(response.status).headers(response.headers).send(response.body);
   }

@@ -8,6 +8,7 @@ import {
   type MessageParams,
 } from '@gen/core';
 import type { FastifyRequest } from 'fastify';
+import { isUnavailableDependency } from './dependency-unavailable';
 import type { EdgeState } from './edge-state';
 import { httpStatusOf } from './http-status-of';
 import { routeFamily, type RouteFamily } from './route-family';
@@ -90,6 +91,17 @@ function classify(error: unknown, bodyLimit: number): Classified {
       params: error.params,
       headers: error.headers,
       param: field,
+      unexpected: false,
+    };
+  }
+  // The database (or another dependency) could not be reached: worth trying again, not a fault of ours.
+  if (isUnavailableDependency(error)) {
+    return {
+      code: BusinessCode.TemporarilyUnavailable,
+      messageId: 'server.unavailable',
+      params: {},
+      headers: { 'retry-after': '1' },
+      param: null,
       unexpected: false,
     };
   }

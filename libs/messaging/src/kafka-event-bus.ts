@@ -61,12 +61,13 @@ export function kafkaLogCreator(logger: Logger) {
  */
 export class KafkaEventBus implements EventBus {
   private readonly kafka: Kafka;
-  private readonly producer: Producer;
+  private producer: Producer;
   private readonly consumers = new Set<Consumer>();
   /** What each consumer reads (its Kafka topic and group), for `consumerLag`. */
   private readonly reads = new Map<Consumer, { readonly topic: string; readonly groupId: string }>();
   private lagAdmin: { readonly admin: Admin; readonly connected: Promise<void> } | undefined;
-  private connected: Promise<void> | undefined;
+  private connect: () => Promise<void>;
+  private producing = false;
   private readonly topics = new Map<string, Promise<void>>();
 
   constructor(private readonly options: KafkaEventBusOptions) {
@@ -76,11 +77,31 @@ export class KafkaEventBus implements EventBus {
       logLevel: logLevel.ERROR,
       ...(options.logger ? { logCreator: kafkaLogCreator(options.logger) } : {}),
     });
-    this.producer = this.kafka.producer({
+    this.producer = this.newProducer();
+    this.connect = connectOnce(() => this.producer.connect());
+  }
+
+  private newProducer(): Producer {
+    return this.kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
       createPartitioner: Partitioners.DefaultPartitioner,
     });
+  }
+
+  /**
+   * Replaces a producer whose sequence numbers the broker no longer accepts (`producerStateLost`): the next
+   * publish connects a new one, which gets a new producer id and starts its sequences again.
+   */
+  private replaceProducer(lost: Producer, error: unknown): void {
+    if (this.producer !== lost) return;
+    this.options.logger?.warn(
+      { err: error },
+      'Kafka producer out of step with the broker (its restart lost our sequence numbers): using a new producer',
+    );
+    this.producer = this.newProducer();
+    this.connect = connectOnce(() => this.producer.connect());
+    lost.disconnect().catch(() => undefined);
   }
 
   /** Creates the topic once if it does not exist, and waits for its partition leaders. */
@@ -128,8 +149,9 @@ export class KafkaEventBus implements EventBus {
     if (events.length === 0) return;
     const topic = this.named(name);
     await this.ensureTopic(topic);
-    this.connected ??= this.producer.connect();
-    await this.connected;
+    this.producing = true;
+    await this.connect();
+    const producer = this.producer;
     // With tracing on: producer spans continuing each event's stored trace (or the active one), in W3C headers.
     const spans = publishSpans(
       topic,
@@ -137,7 +159,7 @@ export class KafkaEventBus implements EventBus {
       { 'messaging.system': 'kafka' },
     );
     try {
-      await this.producer.send({
+      await producer.send({
         topic,
         acks: -1,
         messages: events.map((event, i) => ({
@@ -153,6 +175,8 @@ export class KafkaEventBus implements EventBus {
       });
     } catch (error) {
       spans?.end(error);
+      // The caller publishes again (the outbox relay, a second later); with a new producer if this one is lost.
+      if (producerStateLost(error)) this.replaceProducer(producer, error);
       throw error;
     }
     spans?.end();
@@ -272,7 +296,7 @@ export class KafkaEventBus implements EventBus {
     const lagAdmin = this.lagAdmin;
     this.lagAdmin = undefined;
     if (lagAdmin) await lagAdmin.admin.disconnect().catch(() => undefined);
-    if (this.connected) await this.producer.disconnect();
+    if (this.producing) await this.producer.disconnect();
   }
 }
 
@@ -281,6 +305,52 @@ function traceHeaders(headers: IHeaders | undefined): Record<string, string | un
   const text = (value: IHeaders[string]): string | undefined =>
     value === undefined ? undefined : Array.isArray(value) ? String(value[0]) : String(value);
   return { traceparent: text(headers?.['traceparent']), tracestate: text(headers?.['tracestate']) };
+}
+
+/**
+ * `connect` once for every caller: the first call starts it, calls meanwhile share that attempt, and once it
+ * succeeded every call resolves at once. A failed attempt is not kept: the next call tries again. (A producer
+ * whose first connect met the broker down, e.g. restarting, kept that rejection and failed every publish for
+ * the rest of its process: its outbox relay never published again. Found by e2e/faults/kafka-restart.)
+ */
+export function connectOnce(connect: () => Promise<void>): () => Promise<void> {
+  let attempt: Promise<void> | undefined;
+  return () => {
+    if (!attempt) {
+      const current = connect();
+      attempt = current;
+      current.catch(() => {
+        if (attempt === current) attempt = undefined;
+      });
+    }
+    return attempt;
+  };
+}
+
+/**
+ * The broker's answers after which an idempotent producer's sequence numbers no longer match the broker's: a
+ * broker killed and restarted (or a partition's leader changed) while a batch was in flight. kafkajs never
+ * recovers from them (every later send of that producer gets the same answer; the Java client bumps its
+ * epoch, librdkafka declares the producer dead), so the bus replaces the producer. Found by
+ * e2e/faults/kafka-restart: the tasks app's relay answered OUT_OF_ORDER_SEQUENCE_NUMBER for good after the
+ * broker's restart, and no task event left its outbox again.
+ */
+const PRODUCER_STATE_ERRORS = new Set([
+  'OUT_OF_ORDER_SEQUENCE_NUMBER',
+  'UNKNOWN_PRODUCER_ID',
+  'INVALID_PRODUCER_EPOCH',
+  'INVALID_PRODUCER_ID_MAPPING',
+]);
+
+/** True when `error` (or an error it wraps, as kafkajs' retry wrappers do) is one of PRODUCER_STATE_ERRORS. */
+export function producerStateLost(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth += 1) {
+    const { type, cause } = current as { type?: unknown; cause?: unknown };
+    if (typeof type === 'string' && PRODUCER_STATE_ERRORS.has(type)) return true;
+    current = cause;
+  }
+  return false;
 }
 
 /** The Kafka consumer group of an event bus group on one topic. */

@@ -20,6 +20,40 @@ describeWithPostgres('PostgreSQL database', () => {
       await test.close();
     }
   });
+
+  it('survives a connection killed while checked out (a transaction, a held lock): the work fails, nothing else', async () => {
+    const test = await openTestDatabase('postgres');
+    const operator = new Client({ connectionString: TEST_DATABASE_URL });
+    await operator.connect();
+    const kill = async (pid: number): Promise<void> => {
+      await operator.query('SELECT pg_terminate_backend($1)', [pid]);
+      // The connection's end arrives while no statement runs on it: an 'error' event of the checked-out client.
+      await new Promise((r) => setTimeout(r, 300));
+    };
+    try {
+      await expect(
+        test.database.transaction(async (tx) => {
+          const [row] = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+          await kill(row!.pid);
+          await tx.query('SELECT 1');
+        }),
+      ).rejects.toThrow();
+      await expect(
+        test.database.withLock('killed-holder', async (db) => {
+          const [row] = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+          await kill(row!.pid);
+        }),
+      ).rejects.toThrow();
+      // The process lives on, and the broken connections left the pool.
+      expect(await test.database.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+      expect(
+        await test.database.withLock('killed-holder', async (db) => db.query('SELECT 2 AS two')),
+      ).toEqual([{ two: 2 }]);
+    } finally {
+      await operator.end();
+      await test.close();
+    }
+  });
 });
 
 /** Resolves on the next call of the returned callback. */

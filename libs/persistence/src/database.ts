@@ -1,6 +1,6 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Client, Pool } from 'pg';
+import { Client, Pool, type PoolClient } from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
@@ -139,6 +139,26 @@ export class StatementNames {
   }
 }
 
+/**
+ * Checks a client out of the pool for several statements. While it is out, the pool no longer listens for its
+ * errors: a connection lost meanwhile (the server restarted, the backend was terminated) would be emitted as an
+ * 'error' event nobody handles, which ends the process. The statement in flight fails with the error anyway;
+ * the listener only keeps the event from being fatal, and `done` gives the client back (the pool drops a
+ * broken one).
+ */
+async function checkOut(pool: Pool): Promise<{ client: PoolClient; done(): void }> {
+  const client = await pool.connect();
+  const ignore = (): void => undefined;
+  client.on('error', ignore);
+  return {
+    client,
+    done() {
+      client.off('error', ignore);
+      client.release();
+    },
+  };
+}
+
 function openPostgres(connectionString: string): Database {
   const pool = new Pool({ connectionString, max: 10 });
   const statements = new StatementNames();
@@ -154,7 +174,7 @@ function openPostgres(connectionString: string): Database {
       return (await pool.query(statements.of(sql, params))).rows;
     },
     async withLock(lockName, work) {
-      const client = await pool.connect();
+      const { client, done } = await checkOut(pool);
       try {
         await client.query('SELECT pg_advisory_lock(hashtext($1))', [lockName]);
         try {
@@ -166,11 +186,11 @@ function openPostgres(connectionString: string): Database {
           await client.query('SELECT pg_advisory_unlock(hashtext($1))', [lockName]);
         }
       } finally {
-        client.release();
+        done();
       }
     },
     async transaction(work) {
-      const client = await pool.connect();
+      const { client, done } = await checkOut(pool);
       try {
         await client.query('BEGIN');
         const result = await work({
@@ -182,7 +202,7 @@ function openPostgres(connectionString: string): Database {
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        done();
       }
     },
     prismaAdapter: () => new PrismaPg(pool),

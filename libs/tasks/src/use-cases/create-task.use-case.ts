@@ -96,21 +96,27 @@ export class CreateTaskUseCase {
       throw new DomainError(BusinessCode.Unavailable, 'stream.not_text', { model: prepared.model });
     }
     command.onValid?.({ model: prepared.model, input: prepared.input });
-    const taskId = newId(IdPrefix.task);
+    let taskId = newId(IdPrefix.task);
+    let adopted = false;
     if (command.idempotencyKey !== undefined) {
-      const replay = await this.claim(
+      const claimed = await this.claim(
         principal,
         scopeOf(command),
         command.idempotencyKey,
         prepared.requestHash,
         taskId,
       );
-      if (replay) return { task: replay, replayed: true };
+      if (claimed?.replay) return { task: claimed.replay, replayed: true };
+      if (claimed?.adopt) {
+        taskId = claimed.adopt;
+        adopted = true;
+      }
     }
     try {
-      return { ...(await this.accept(command, prepared, taskId, retentionSeconds)), replayed: false };
+      return await this.accept(command, prepared, taskId, retentionSeconds, adopted);
     } catch (error) {
-      if (command.idempotencyKey !== undefined) {
+      // An adopted key and task id may still be its first holder's, alive after all: neither is given back.
+      if (command.idempotencyKey !== undefined && !adopted) {
         await this.tasks.releaseIdempotencyKey(
           principal.accountId,
           scopeOf(command),
@@ -127,7 +133,8 @@ export class CreateTaskUseCase {
     prepared: PreparedRequest,
     taskId: string,
     retentionSeconds: number,
-  ): Promise<{ task: TaskRow; created: CreatedTask }> {
+    adopted: boolean,
+  ): Promise<AcceptedTask> {
     const { principal } = command;
     const now = this.clock.now();
     checkQuote(command.request, prepared, principal, this.options.quoteKey, now);
@@ -168,7 +175,15 @@ export class CreateTaskUseCase {
     try {
       await this.tasks.insert(task, [created]);
     } catch (error) {
-      await this.holds.release(taskId).catch(() => undefined);
+      // The task may exist after all: written under this id by the key's first holder, alive after all (the
+      // id is the primary key, so only one of the two writes stays), or committed before the answer was lost.
+      const existing = await this.tasks
+        .findVisible(taskId, principal.accountId, principal.keyId)
+        .catch(() => null);
+      if (existing) return { task: existing, replayed: true };
+      // Given back unless it may be the first holder's, which might still write its task: the sweeper
+      // releases a reserve that no task confirms.
+      if (!adopted) await this.holds.release(taskId).catch(() => undefined);
       throw error;
     }
     // The task trail starts here: one line per step, with the task and this request's id.
@@ -176,13 +191,17 @@ export class CreateTaskUseCase {
       { taskId, request_id: command.requestId, model: task.model, estimatedCost: prepared.estimate },
       'task accepted',
     );
-    return { task, created };
+    return { task, created, replayed: false };
   }
 
   /**
-   * Claims the key for `taskId`; returns null when claimed, or the task an earlier call created with it.
+   * Claims the key for `taskId`; returns null when claimed, the task an earlier call created with it
+   * (`replay`), or the task id of a holder whose task still does not exist after the wait (`adopt`).
    * Spec: the same key from a sibling API key is 409 without the task id; with other semantics 409; a
-   * duplicate that arrives while the first call is still working waits for it.
+   * duplicate that arrives while the first call is still working waits for it. A holder that never wrote its
+   * task died between claiming the key and writing it (a process killed, the database lost): after the wait
+   * the caller finishes that creation under the holder's task id (docs/tasks.md, Idempotency-Key), where it
+   * would otherwise answer 409 to every retry of the key for its whole 24 hours.
    */
   private async claim(
     principal: ApiKeyPrincipal,
@@ -190,7 +209,7 @@ export class CreateTaskUseCase {
     idemKey: string,
     requestHash: string,
     taskId: string,
-  ): Promise<TaskRow | null> {
+  ): Promise<{ replay?: TaskRow; adopt?: string } | null> {
     const giveUpAt = Date.now() + IN_PROGRESS_WAIT_MS;
     for (;;) {
       const now = this.clock.now();
@@ -213,7 +232,8 @@ export class CreateTaskUseCase {
           throw new DomainError(BusinessCode.Conflict, 'idempotency.conflict');
         }
         const original = await this.tasks.findVisible(holder.taskId, principal.accountId, principal.keyId);
-        if (original) return original;
+        if (original) return { replay: original };
+        if (Date.now() >= giveUpAt) return { adopt: holder.taskId };
       }
       if (Date.now() >= giveUpAt) throw new DomainError(BusinessCode.Conflict, 'idempotency.in_progress');
       await new Promise((resolve) => setTimeout(resolve, IN_PROGRESS_POLL_MS));
