@@ -210,6 +210,22 @@ describe.each(['embedded', 'fleet'] as const)('the public API, %s', (kind) => {
   });
 
   if (kind === 'fleet') {
+    it('keeps /metrics off the public URL and serves it on the metrics port of each process', async () => {
+      expect((await call('GET', '/metrics', {})).status).toBe(404);
+      const state = JSON.parse(readFileSync(join(dataDir, 'fleet.json'), 'utf8')) as {
+        apps: { name: string; metrics: string }[];
+      };
+      // The task created above went through one of the two gateways.
+      const scrapes = await Promise.all(
+        state.apps.filter((app) => app.name.startsWith('gateway#')).map(async (app) => fetch(app.metrics)),
+      );
+      expect(scrapes.map((scrape) => scrape.status)).toEqual([200, 200]);
+      const text = (await Promise.all(scrapes.map(async (scrape) => scrape.text()))).join('\n');
+      expect(text).toMatch(
+        /^http_server_request_duration_seconds_count\{family="native",status="202"\} [1-9]/m,
+      );
+    });
+
     it('stops every process it started on SIGTERM, each drained', async () => {
       const state = JSON.parse(readFileSync(join(dataDir, 'fleet.json'), 'utf8')) as {
         apps: { pid: number }[];

@@ -63,13 +63,14 @@ async function main(): Promise<void> {
   const shape = FLEET_APPS.flatMap((app) =>
     Array.from({ length: FLEET_REPLICAS[app] ?? 1 }, (_, i) => ({ app, index: i + 1 })),
   );
-  const ports = await freePorts(host, shape.length * 2);
+  const ports = await freePorts(host, shape.length * 3);
   const replicas: Replica[] = shape.map(({ app, index }, i) => ({
     app,
     index,
     host,
-    httpPort: ports[2 * i]!,
-    serviceCallPort: ports[2 * i + 1]!,
+    httpPort: ports[3 * i]!,
+    serviceCallPort: ports[3 * i + 1]!,
+    metricsPort: ports[3 * i + 2]!,
   }));
   const upstreams = new Map<FleetApp, Upstream[]>();
   for (const replica of replicas) {
@@ -117,6 +118,7 @@ async function main(): Promise<void> {
         app: replica.app,
         url: `http://${replica.host}:${replica.httpPort}`,
         serviceCall: `tcp://${replica.host}:${replica.serviceCallPort}`,
+        metrics: `http://${replica.host}:${replica.metricsPort}/metrics`,
         pid,
         restarts,
       })),

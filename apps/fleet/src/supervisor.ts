@@ -11,6 +11,8 @@ export interface Replica {
   readonly host: string;
   readonly httpPort: number;
   readonly serviceCallPort: number;
+  /** METRICS_PORT: `/metrics` apart from the API, out of the ingress's reach. */
+  readonly metricsPort: number;
 }
 
 export interface SupervisorOptions {
@@ -115,6 +117,7 @@ export class Supervisor {
         PORT: String(replica.httpPort),
         SERVICE_CALL_HOST: replica.host,
         SERVICE_CALL_PORT: String(replica.serviceCallPort),
+        METRICS_PORT: String(replica.metricsPort),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
