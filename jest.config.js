@@ -32,4 +32,7 @@ module.exports = {
   globalSetup: '<rootDir>/scripts/test-services.cjs',
   testTimeout: 30000,
   maxWorkers: 2,
+  // A worker that grew past this after a test file is replaced: under --experimental-vm-modules each file's
+  // module registry stays reachable, and two workers reached 5 GB each, starving the machine of memory.
+  workerIdleMemoryLimit: '1500MB',
 };
