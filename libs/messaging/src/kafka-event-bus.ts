@@ -37,6 +37,10 @@ const TOPIC_ATTEMPTS = 8;
 export const CONSUMER_HEARTBEAT_MS = 1000;
 
 /** kafkajs' messages through the service's logger: one JSON line each, with the client's namespace. */
+/** Broker answers of a passing state, after which kafkajs restarts the consumer by itself. */
+const TRANSIENT_BROKER_STATE =
+  /coordinator is loading|coordinator is not available|not the correct coordinator|group is rebalancing|no leader for this topic-partition|leader is not available/i;
+
 export function kafkaLogCreator(logger: Logger) {
   return () =>
     ({ namespace, level, log }: LogEntry): void => {
@@ -45,7 +49,13 @@ export function kafkaLogCreator(logger: Logger) {
       // kafkajs logs every error answer of the broker at error level, even those its caller retries (a new
       // topic's partition leaders not known yet); the caller raises what it cannot retry, so warn is enough.
       const answered = namespace === 'Connection' && message.startsWith('Response ');
-      const shown = answered && level === logLevel.ERROR ? logLevel.WARN : level;
+      // A consumer that met a transient state of the broker (a group coordinator still loading after a broker
+      // start, a rebalance) crashes and restarts itself: a warning. A crash it does not restart stays an error.
+      const restarted =
+        namespace === 'Consumer' &&
+        (message.startsWith('Restarting the consumer') ||
+          (message.startsWith('Crash: ') && TRANSIENT_BROKER_STATE.test(message)));
+      const shown = (answered || restarted) && level === logLevel.ERROR ? logLevel.WARN : level;
       if (shown === logLevel.ERROR || shown === logLevel.NOTHING) logger.error(entry, message);
       else if (shown === logLevel.WARN) logger.warn(entry, message);
       else if (shown === logLevel.INFO) logger.info(entry, message);
