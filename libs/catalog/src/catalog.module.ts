@@ -1,4 +1,4 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { AVAILABILITY_SOURCES, CATALOG, CatalogService } from './persistence/catalog.service';
 import { ModelsController } from './http/models.controller';
 import { TaskPricingService } from './ports/task-pricing.service';
@@ -6,7 +6,9 @@ import { GetModelUseCase } from './use-cases/get-model.use-case';
 import { ListModelsUseCase } from './use-cases/list-models.use-case';
 import { ListOpenAiModelsUseCase } from './use-cases/list-open-ai-models.use-case';
 import {
+  CATALOG_DOCUMENT,
   CATALOG_PORT,
+  type CatalogDocumentPort,
   CIRCUIT_STATE,
   MODEL_ROUTES,
   endpointKey,
@@ -15,7 +17,7 @@ import {
 import { ModelRoutesService } from './ports/model-routes.service';
 import { environmentCredentials, type AvailabilitySources } from './domain/availability';
 import { catalogFilePath } from './persistence/catalog-file-path';
-import { loadCatalogFile, type LoadCatalogOptions } from './persistence/load-catalog';
+import { buildCatalog, readCatalogFile, type LoadCatalogOptions } from './persistence/load-catalog';
 
 export interface CatalogModuleOptions extends LoadCatalogOptions {
   /** The catalog file; defaults to `catalogFilePath()` (CATALOG_FILE, else the shipped catalog). */
@@ -27,6 +29,34 @@ export interface CatalogModuleOptions extends LoadCatalogOptions {
    * The gateway serves them in distributed mode (docs/architecture.md); the catalog app only hosts the file.
    */
   readonly http?: boolean;
+  /**
+   * Where the catalog comes from: `file` (the default) reads it, and answers CATALOG_DOCUMENT with it;
+   * `remote` builds it at start from the document of the app that owns it (CATALOG_DOCUMENT over the service
+   * transport: the catalog app in distributed mode), so that a fleet has one catalog file.
+   */
+  readonly source?: 'file' | 'remote';
+}
+
+/** The catalog of this app and, where it owns the file, the document other apps build theirs from. */
+function catalogProviders(options: CatalogModuleOptions): Provider[] {
+  if (options.source === 'remote') {
+    return [
+      {
+        provide: CATALOG,
+        inject: [CATALOG_DOCUMENT],
+        useFactory: async (owner: CatalogDocumentPort) => buildCatalog(await owner.document(), options),
+      },
+    ];
+  }
+  // Loaded here, while the module is defined: a bad catalog stops start-up before anything else is built (no
+  // database opened, nothing migrated).
+  const document = readCatalogFile(options.file ?? catalogFilePath());
+  const catalog = buildCatalog(document, options);
+  const port: CatalogDocumentPort = { document: () => Promise.resolve(document) };
+  return [
+    { provide: CATALOG, useValue: catalog },
+    { provide: CATALOG_DOCUMENT, useValue: port },
+  ];
 }
 
 /**
@@ -42,9 +72,7 @@ export class CatalogModule {
       global: true,
       controllers: options.http === false ? [] : [ModelsController],
       providers: [
-        // Loaded here, while the module is defined: a bad catalog stops start-up before anything else is
-        // built (no database opened, nothing migrated).
-        { provide: CATALOG, useValue: loadCatalogFile(options.file ?? catalogFilePath(), options) },
+        ...catalogProviders(options),
         {
           provide: AVAILABILITY_SOURCES,
           inject: [{ token: CIRCUIT_STATE, optional: true }],
@@ -65,7 +93,12 @@ export class CatalogModule {
         ModelRoutesService,
         { provide: MODEL_ROUTES, useExisting: ModelRoutesService },
       ],
-      exports: [CatalogService, CATALOG_PORT, MODEL_ROUTES],
+      exports: [
+        CatalogService,
+        CATALOG_PORT,
+        MODEL_ROUTES,
+        ...(options.source === 'remote' ? [] : [CATALOG_DOCUMENT]),
+      ],
     };
   }
 }

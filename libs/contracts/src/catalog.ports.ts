@@ -52,3 +52,13 @@ export interface CatalogPort {
   closestChatModel(wanted: string): string | null;
 }
 export const CATALOG_PORT = Symbol('CatalogPort');
+
+/**
+ * The catalog document as its owner loaded it (the parsed catalog file), for apps that build their catalog from
+ * the catalog app's rather than from a file of their own (distributed mode: one file, one owner). Implemented by
+ * the catalog domain.
+ */
+export interface CatalogDocumentPort {
+  document(): Promise<unknown>;
+}
+export const CATALOG_DOCUMENT = Symbol('CatalogDocument');

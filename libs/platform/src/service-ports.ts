@@ -6,7 +6,8 @@ import {
   type OnModuleInit,
   type Provider,
 } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
+import { ForwardedRoutesInstaller, forwardAnswerProviders } from './forwarded-routes';
 import { FLEET_APPS, type FleetApp } from '@gen/contracts';
 import { ConfigError, type AppConfig, type Logger } from '@gen/core';
 import { OBJECT_STORAGE, type ObjectStorage } from '@gen/storage';
@@ -174,7 +175,18 @@ export class ServicePortsModule {
             logger.error({ err: error, ...call }, 'a service call this app answers failed unexpectedly'),
         }),
       ],
-      providers: [...remote, { provide: SERVICE_PORTS, useValue: ports }, PortAnswers],
+      providers: [
+        ...remote,
+        ...forwardAnswerProviders(ports.answers),
+        {
+          provide: ForwardedRoutesInstaller,
+          inject: [HttpAdapterHost, ModuleRef],
+          useFactory: (host: HttpAdapterHost, modules: ModuleRef) =>
+            new ForwardedRoutesInstaller(host, modules, ports.calls),
+        },
+        { provide: SERVICE_PORTS, useValue: ports },
+        PortAnswers,
+      ],
       exports: ports.calls.map((contract) => contract.token),
     };
   }

@@ -34,6 +34,11 @@ function validateFile(data: unknown): ErrorObject[] | null {
 
 /** Reads, validates and loads the catalog file; any problem throws a CatalogLoadError naming it. */
 export function loadCatalogFile(path: string, options: LoadCatalogOptions = {}): Catalog {
+  return buildCatalog(readCatalogFile(path), options);
+}
+
+/** Reads and parses the catalog file (not yet validated); a problem throws a CatalogLoadError naming it. */
+export function readCatalogFile(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -46,7 +51,7 @@ export function loadCatalogFile(path: string, options: LoadCatalogOptions = {}):
   } catch (error) {
     throw new CatalogLoadError(`catalog: ${path} is not valid JSON: ${(error as Error).message}`);
   }
-  return buildCatalog(data, options);
+  return data;
 }
 
 /** Validates a parsed catalog file and builds the catalog, each model's input schema compiled once. */

@@ -3,3 +3,5 @@ export * from './accounts.contracts';
 export * from './billing.contracts';
 export * from './media.contracts';
 export * from './service-owners';
+export * from './http-forward.contracts';
+export * from './catalog.contracts';
