@@ -258,7 +258,17 @@ describe('docker/Dockerfile', () => {
         expect(migrated.code).toBe(0);
         expect(migrated.out).toMatch(/^migrate: 7 schemas current, \d+ migration\(s\) applied/);
 
-        const catalog = entry([], { ...env, APP: 'catalog', HOST: '127.0.0.1', PORT: '0', DATA_DIR: home });
+        // The catalog app: it calls only the gateway (API keys of its routes), never at start.
+        const catalog = entry([], {
+          ...env,
+          APP: 'catalog',
+          HOST: '127.0.0.1',
+          PORT: '0',
+          DATA_DIR: home,
+          REDIS_URL: process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379',
+          SERVICE_ADDRESSES: 'gateway=127.0.0.1:9',
+          SERVICE_CALL_PORT: '0',
+        });
         const exit = finished(catalog);
         try {
           const baseUrl = await new Promise<string>((done, fail) => {

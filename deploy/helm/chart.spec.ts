@@ -6,6 +6,7 @@ import {
   type FleetApp,
 } from '@gen/contracts';
 import { ConfigSchema, loadConfig } from '@gen/core';
+import { SERVICE_OWNERS } from '@gen/transport';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -351,7 +352,7 @@ describe('the Helm chart', () => {
     const config = named(manifests, 'ConfigMap', `${PREFIX}-config`).data!;
     expect(config['SERVICE_CALL_PORT']).toBe('4000');
     const addresses = config['SERVICE_ADDRESSES']!.split(',').map((entry) => entry.split('='));
-    expect(addresses.map(([app]) => app)).toEqual(['gateway', 'billing', 'media']);
+    expect(addresses.map(([app]) => app)).toEqual([...new Set(Object.values(SERVICE_OWNERS))]);
     for (const [app, address] of addresses) {
       const [host, port] = address!.split(':');
       expect(host).toBe(appName(app as FleetApp));

@@ -209,19 +209,51 @@ describe.each(['embedded', 'fleet'] as const)('the public API, %s', (kind) => {
     expect(balance.json['data']).toMatchObject({ available: '3' });
   });
 
+  it("serves each app's admin and console routes at the one URL: credits, asset limits, endpoints, history", async () => {
+    const account = await call('POST', '/admin/v1/accounts', admin, { name: `routes-${kind}` });
+    const accountId = account.json['data']['accountId'] as string;
+    // Billing's credit route and media's asset limits sit under the accounts prefix (forwarded in the fleet).
+    const credited = await call('POST', `/admin/v1/accounts/${accountId}/credits`, admin, { amount: '2.5' });
+    expect(credited).toMatchObject({ status: 200, json: { data: { accountId, balance: '2.5' } } });
+    const refused = await call('POST', `/admin/v1/accounts/${accountId}/credits`, admin, { amount: 'x' });
+    expect(refused).toMatchObject({ status: 400, json: { code: 400 } });
+    const limits = await call('GET', `/admin/v1/accounts/${accountId}/asset-limits`, admin);
+    expect(limits).toMatchObject({ status: 200, json: { data: { accountId } } });
+    const key = await call('POST', `/admin/v1/accounts/${accountId}/keys`, admin, {});
+    const theirs = { authorization: `Bearer ${key.json['data']['apiKey']}` };
+    const balance = await call('GET', '/api/v1/chat/credit', theirs);
+    expect(balance.json['data']).toMatchObject({ available: '2.5' });
+    expect(await call('GET', '/api/v1/jobs', theirs)).toMatchObject({
+      status: 200,
+      json: { data: { items: [] } },
+    });
+    // The console: a session, its account's webhook endpoints, the public catalog.
+    const session = await call('POST', `/admin/v1/accounts/${accountId}/console-tokens`, admin);
+    const consoleAuth = { authorization: `Bearer ${session.json['data']['token']}` };
+    expect(await call('GET', '/console/v1/session', consoleAuth)).toMatchObject({
+      status: 200,
+      json: { data: { accountId } },
+    });
+    expect(await call('GET', '/console/v1/webhook-endpoints', consoleAuth)).toMatchObject({
+      status: 200,
+      json: { data: { items: [] } },
+    });
+    expect((await call('GET', '/console/v1/webhook-endpoints', {})).status).toBe(401);
+    const catalog = await call('GET', '/console/v1/catalog/models', {});
+    expect(catalog.status).toBe(200);
+  });
+
   if (kind === 'fleet') {
     it('keeps /metrics off the public URL and serves it on the metrics port of each process', async () => {
       expect((await call('GET', '/metrics', {})).status).toBe(404);
       const state = JSON.parse(readFileSync(join(dataDir, 'fleet.json'), 'utf8')) as {
         apps: { name: string; metrics: string }[];
       };
-      // The task created above went through one of the two gateways.
-      const scrapes = await Promise.all(
-        state.apps.filter((app) => app.name.startsWith('gateway#')).map(async (app) => fetch(app.metrics)),
-      );
-      expect(scrapes.map((scrape) => scrape.status)).toEqual([200, 200]);
-      const text = (await Promise.all(scrapes.map(async (scrape) => scrape.text()))).join('\n');
-      expect(text).toMatch(
+      // Every process serves its own; the task created above went through the tasks app.
+      const scrapes = await Promise.all(state.apps.map(async (app) => fetch(app.metrics)));
+      expect(scrapes.map((scrape) => scrape.status)).toEqual(state.apps.map(() => 200));
+      const tasks = state.apps.findIndex((app) => app.name.startsWith('tasks#'));
+      expect(await scrapes[tasks]!.text()).toMatch(
         /^http_server_request_duration_seconds_count\{family="native",status="202"\} [1-9]/m,
       );
     });

@@ -1,18 +1,62 @@
 import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serviceCalls, serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
+import {
+  serviceCalls,
+  serviceSettings,
+  startAppProcess,
+  startIngress,
+  type AppProcess,
+  type AppsIngress,
+} from '../support/app-process';
 
 const root = join(__dirname, '..', '..');
 
-/**
- * Every app but the edges (gateway, compat-protocols, media): none serves a public route (docs/architecture.md,
- * "Which app serves which routes").
- */
+/** The apps started besides the gateway, compat-protocols and media, which the tests below name. */
 const OTHERS = ['catalog', 'tasks', 'billing', 'runner', 'webhooks'] as const;
+
+type Credential = 'key' | 'admin' | 'console' | 'none';
+
+/**
+ * A route of each app that serves routes (docs/architecture.md, "Which app serves which routes"), with the
+ * credential it takes: each app serves its own and none of the others'. The runner serves none.
+ */
+const SAMPLE_ROUTES: readonly { app: string; path: string; credential: Credential; documented: string }[] = [
+  {
+    app: 'gateway',
+    path: '/admin/v1/accounts/{accountId}',
+    credential: 'admin',
+    documented: '/admin/v1/accounts/{accountId}',
+  },
+  { app: 'gateway', path: '/console/v1/session', credential: 'console', documented: '/console/v1/session' },
+  { app: 'tasks', path: '/api/v1/jobs', credential: 'key', documented: '/api/v1/jobs' },
+  { app: 'billing', path: '/api/v1/chat/credit', credential: 'key', documented: '/api/v1/chat/credit' },
+  { app: 'catalog', path: '/api/v1/models', credential: 'key', documented: '/api/v1/models' },
+  { app: 'catalog', path: '/v1/models', credential: 'key', documented: '/v1/models' },
+  {
+    app: 'catalog',
+    path: '/console/v1/catalog/models',
+    credential: 'none',
+    documented: '/console/v1/catalog/models',
+  },
+  {
+    app: 'webhooks',
+    path: '/console/v1/webhook-endpoints',
+    credential: 'console',
+    documented: '/console/v1/webhook-endpoints',
+  },
+  {
+    app: 'webhooks',
+    path: '/admin/v1/webhook-deliveries?taskId=job_01JZZZZZZZZZZZZZZZZZZZZZZZ',
+    credential: 'admin',
+    documented: '/admin/v1/webhook-deliveries',
+  },
+  { app: 'media', path: '/api/v1/assets', credential: 'key', documented: '/api/v1/assets' },
+];
 
 type Json = Record<string, unknown>;
 
@@ -40,6 +84,9 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
   let admin: Record<string, string>;
   let accountId: string;
   let consoleAuth: Record<string, string>;
+  let ingress: AppsIngress;
+  const appNamed = (name: string): AppProcess =>
+    ({ gateway, 'compat-protocols': compat, media })[name] ?? others.get(name)!;
 
   beforeAll(async () => {
     execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--quiet'], { cwd: root });
@@ -81,14 +128,17 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
     consoleAuth = {
       authorization: `Bearer ${((await session.json()) as { data: { token: string } }).data.token}`,
     };
+    ingress = await startIngress([gateway, compat, media, ...others.values()]);
   }, 240_000);
 
   afterAll(async () => {
+    ingress?.close();
     await Promise.all([gateway, compat, media, ...others.values()].filter(Boolean).map((app) => app.stop()));
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  const billing = (): AppProcess => others.get('billing')!;
   const get = (app: AppProcess, path: string, headers: Record<string, string> = {}) =>
     fetch(`${app.baseUrl}${path}`, { headers });
   const post = (app: AppProcess, path: string, headers: Record<string, string>, body: unknown) =>
@@ -98,54 +148,82 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
       body: JSON.stringify(body),
     });
 
-  describe('credentials (each app wires the verifiers its routes need, or mounts no authenticated route)', () => {
-    it('gateway: a valid key is accepted on /api/v1 and /v1, a bad one refused', async () => {
-      const good = { authorization: `Bearer ${apiKey}` };
-      const models = await get(gateway, '/api/v1/models', good);
-      expect(models.status).toBe(200);
-      expect(((await models.json()) as { data: { items: unknown[] } }).data.items.length).toBeGreaterThan(0);
-      const openAi = await get(gateway, '/v1/models', good);
-      expect(openAi.status).toBe(200);
-      expect(((await openAi.json()) as { object: string }).object).toBe('list');
+  describe('each app serves its own routes with the credentials they take, and none of the others', () => {
+    const credentials = (credential: Credential): Record<string, string> =>
+      ({
+        key: { authorization: `Bearer ${apiKey}` },
+        admin,
+        console: consoleAuth,
+        none: {},
+      })[credential];
+    const bad: Record<Exclude<Credential, 'none'>, Record<string, string>> = {
+      key: { authorization: 'Bearer gts_nope' },
+      admin: { authorization: 'Bearer adm_nope' },
+      console: { authorization: 'Bearer cst_nope' },
+    };
+    const pathOf = (route: (typeof SAMPLE_ROUTES)[number]) => route.path.replace('{accountId}', accountId);
 
-      const bad = await get(gateway, '/api/v1/models', {
-        authorization: `Bearer ${apiKey.slice(0, -4)}xxxx`,
-      });
-      expect(bad.status).toBe(401);
-      expect(((await bad.json()) as { code: number }).code).toBe(401);
-      expect((await get(gateway, '/v1/models', { authorization: 'Bearer gts_nope' })).status).toBe(401);
-    });
-
-    it.each(OTHERS)(
-      '%s: serves no authenticated route, so a valid key meets 404, never 401',
+    it.each(['gateway', 'tasks', 'billing', 'catalog', 'webhooks', 'media', 'runner'])(
+      '%s: its routes answer 200 with their credential and 401 with a bad one; the others 404',
       async (name) => {
-        const app = others.get(name)!;
-        const good = { authorization: `Bearer ${apiKey}` };
-        for (const path of [
-          '/api/v1/models',
-          '/v1/models',
-          '/api/v1/chat/credit',
-          '/console/v1/catalog/models',
-        ]) {
-          const response = await get(app, path, good);
-          expect({ path, status: response.status }).toEqual({ path, status: 404 });
+        const app = appNamed(name);
+        for (const route of SAMPLE_ROUTES) {
+          const path = pathOf(route);
+          const good = await get(app, path, credentials(route.credential));
+          const expected = route.app === name ? 200 : 404;
+          expect({ path, status: good.status }).toEqual({ path, status: expected });
+          if (route.app === name && route.credential !== 'none') {
+            const refused = await get(app, path, bad[route.credential]);
+            expect({ path, status: refused.status }).toEqual({ path, status: 401 });
+          }
         }
-        // Valid admin and console credentials too: no route of theirs is served here.
-        expect((await get(app, `/admin/v1/accounts/${accountId}`, admin)).status).toBe(404);
-        expect(
-          (await get(app, '/admin/v1/webhook-deliveries?taskId=job_01JZZZZZZZZZZZZZZZZZZZZZZZ', admin))
-            .status,
-        ).toBe(404);
-        expect((await get(app, '/console/v1/webhook-endpoints', consoleAuth)).status).toBe(404);
-        expect((await get(app, '/console/v1/session', consoleAuth)).status).toBe(404);
         expect((await get(app, '/healthz')).status).toBe(200);
-        // Its OpenAPI document lists no public route.
+        // Its OpenAPI document lists its own routes; the gateway's is the whole API's, the others' only theirs.
         const paths = Object.keys(
           ((await (await get(app, '/openapi.json')).json()) as { paths: object }).paths,
         );
-        expect(paths.filter((p) => /^\/(api|admin|console|v1)/.test(p))).toEqual([]);
+        for (const route of SAMPLE_ROUTES) {
+          const listed = name === 'gateway' || route.app === name;
+          expect({ route: route.documented, listed: paths.includes(route.documented) }).toEqual({
+            route: route.documented,
+            listed,
+          });
+        }
       },
     );
+
+    it('through the ingress, every route reaches the app that serves it', async () => {
+      for (const route of SAMPLE_ROUTES) {
+        const path = pathOf(route);
+        const response = await fetch(`${ingress.baseUrl}${path}`, { headers: credentials(route.credential) });
+        expect({ path, status: response.status }).toEqual({ path, status: 200 });
+      }
+    });
+
+    it("the gateway forwards the admin routes under /admin/v1/accounts/{id}/ that are billing's and media's", async () => {
+      // Media's asset limits: the same answer through the gateway (forwarded) as from media itself.
+      const limits = `/admin/v1/accounts/${accountId}/asset-limits`;
+      const direct = await get(media, limits, admin);
+      expect(direct.status).toBe(200);
+      const forwarded = await get(gateway, limits, admin);
+      expect(forwarded.status).toBe(200);
+      const data = (response: Json) => response['data'];
+      expect(data((await forwarded.json()) as Json)).toEqual(data((await direct.json()) as Json));
+      expect((await get(gateway, limits, bad.admin)).status).toBe(401);
+      // Billing's credit route, through the ingress: the balance grows by exactly the credit.
+      const balance = async () =>
+        ((await (await get(billing(), '/api/v1/chat/credit', credentials('key'))).json()) as { data: Json })
+          .data['available'];
+      const before = await balance();
+      const credited = await fetch(`${ingress.baseUrl}/admin/v1/accounts/${accountId}/credits`, {
+        method: 'POST',
+        headers: { ...admin, 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: '1.25' }),
+      });
+      expect(credited.status).toBe(200);
+      expect(await credited.json()).toMatchObject({ code: 200, data: { accountId } });
+      expect(Number(await balance()) - Number(before)).toBeCloseTo(1.25, 9);
+    });
 
     it('no app logged an error while starting and serving', () => {
       for (const app of [gateway, compat, media, ...others.values()]) {
@@ -181,8 +259,8 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
         ],
       });
       expect((body['usage'] as { total_tokens: number }).total_tokens).toBeGreaterThan(0);
-      // The task is the account's like any other: the gateway's recordInfo finds it.
-      const info = await get(gateway, `/api/v1/jobs/recordInfo?taskId=${taskId}`, good);
+      // The task is the account's like any other: the tasks app's recordInfo finds it.
+      const info = await get(others.get('tasks')!, `/api/v1/jobs/recordInfo?taskId=${taskId}`, good);
       expect(info.status).toBe(200);
       expect(((await info.json()) as { data: Json }).data).toMatchObject({
         taskId,
@@ -267,7 +345,7 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
       expect(await gemini.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
     });
 
-    it('serves no native, admin or console route, nor /v1/models (the gateway keeps the catalog)', async () => {
+    it('serves no native, admin or console route, nor /v1/models (the catalog app serves it)', async () => {
       const good = { authorization: `Bearer ${apiKey}` };
       for (const path of ['/api/v1/models', '/api/v1/chat/credit', '/api/v1/jobs', '/api/v1/usage']) {
         const response = await get(compat, path, good);
@@ -308,48 +386,29 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
       ]);
     });
 
-    it("the two edges share the key's rate-limit bucket (Redis), and the gateway still serves the family", async () => {
+    it("the apps share the key's rate-limit bucket (Redis): billing's route, then compat-protocols'", async () => {
       const good = { authorization: `Bearer ${apiKey}` };
-      const first = await post(gateway, '/v1/chat/completions', good, { model: 'local/echo/chat', messages });
+      const first = await get(billing(), '/api/v1/chat/credit', good);
       expect(first.status).toBe(200);
-      expect(first.headers.get('x-service-task-id')).toMatch(/^job_/);
       const second = await post(compat, '/v1/chat/completions', good, { model: 'local/echo/chat', messages });
       expect(second.status).toBe(200);
       expect(second.headers.get('x-ratelimit-limit')).toBe('1000');
-      // An in-memory bucket per process would not see the gateway's token.
+      // An in-memory bucket per process would not see billing's token.
       expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(
         Number(first.headers.get('x-ratelimit-remaining')) - 1,
       );
     });
   });
 
-  describe('one entry point (the gateway serves every public route family)', () => {
-    it('the gateway serves the webhook deliveries (admin) and endpoints (console)', async () => {
-      const deliveries = await get(
-        gateway,
-        '/admin/v1/webhook-deliveries?taskId=job_01JZZZZZZZZZZZZZZZZZZZZZZZ',
-        admin,
-      );
-      expect(deliveries.status).toBe(200);
-      expect(((await deliveries.json()) as { code: number }).code).toBe(200);
-      expect(
-        (await get(gateway, '/admin/v1/webhook-deliveries', { authorization: 'Bearer nope' })).status,
-      ).toBe(401);
-
-      const endpoints = await get(gateway, '/console/v1/webhook-endpoints', consoleAuth);
-      expect(endpoints.status).toBe(200);
-      expect(((await endpoints.json()) as { data: { items: unknown[] } }).data.items).toEqual([]);
-      expect((await get(gateway, '/console/v1/webhook-events', consoleAuth)).status).toBe(200);
-      expect((await get(gateway, '/console/v1/webhook-endpoints')).status).toBe(401);
-    });
-
-    it('`npm run cli -- webhooks deliveries` works against the gateway', () => {
-      const out = execFileSync(
+  describe('the admin and console routes of other apps', () => {
+    it('`npm run cli -- webhooks deliveries` works against the ingress', async () => {
+      // Not execFileSync: the ingress runs in this process and must keep serving while the CLI waits.
+      const { stdout } = await promisify(execFile)(
         process.execPath,
         [
           join(root, 'dist', 'apps', 'cli', 'src', 'main.js'),
           '--url',
-          gateway.baseUrl,
+          ingress.baseUrl,
           '--admin-token',
           admin['authorization']!.slice('Bearer '.length),
           'webhooks',
@@ -358,11 +417,11 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
           'job_01JZZZZZZZZZZZZZZZZZZZZZZZ',
         ],
         { env: { PATH: process.env['PATH'] ?? '', DATA_DIR: dataDir } },
-      ).toString();
-      expect(JSON.parse(out)).toEqual(expect.objectContaining({ items: [] }));
+      );
+      expect(JSON.parse(stdout)).toEqual(expect.objectContaining({ items: [] }));
     });
 
-    it('the gateway documents every public family it serves', async () => {
+    it('the gateway documents every public family', async () => {
       const paths = Object.keys(
         ((await (await get(gateway, '/openapi.json')).json()) as { paths: object }).paths,
       );
@@ -379,10 +438,10 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
         expect(paths).toContain(path);
     });
 
-    it('the tasks app takes no task: createTask on its port answers 404 and creates nothing', async () => {
+    it('the gateway takes no task: createTask on its port answers 404 and creates nothing', async () => {
       const tasks = others.get('tasks')!;
       const history = async () => {
-        const reply = await get(gateway, '/api/v1/jobs', { authorization: `Bearer ${apiKey}` });
+        const reply = await get(tasks, '/api/v1/jobs', { authorization: `Bearer ${apiKey}` });
         expect(reply.status).toBe(200);
         // Ids only: the compatibility tasks above may still be settling.
         return ((await reply.json()) as { data: { items: { taskId: string }[] } }).data.items.map(
@@ -390,27 +449,14 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
         );
       };
       const before = await history();
-      const created = await fetch(`${tasks.baseUrl}/api/v1/jobs/createTask`, {
+      const created = await fetch(`${gateway.baseUrl}/api/v1/jobs/createTask`, {
         method: 'POST',
         headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ model: 'local/sketch', input: { prompt: 'a cat' } }),
       });
       expect(created.status).toBe(404);
       expect(((await created.json()) as { code: number }).code).toBe(404);
-      // The compatibility tests above made the only tasks; this call added none.
       expect(await history()).toEqual(before);
-    });
-
-    it('the webhooks app serves neither the endpoints nor the deliveries', async () => {
-      const webhooks = others.get('webhooks')!;
-      const deliveries = await get(
-        webhooks,
-        '/admin/v1/webhook-deliveries?taskId=job_01JZZZZZZZZZZZZZZZZZZZZZZZ',
-        admin,
-      );
-      expect(deliveries.status).toBe(404);
-      expect(((await deliveries.json()) as { code: number }).code).toBe(404);
-      expect((await get(webhooks, '/console/v1/webhook-endpoints', consoleAuth)).status).toBe(404);
     });
   });
 
@@ -445,9 +491,10 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
         width: 1,
         height: 1,
       });
-      // The gateway serves the family too, over the same tables: the commit is the same record there.
-      const again = await post(gateway, `/api/v1/files/${fileId}/commit`, good, {});
+      // Committing again answers the same record; the gateway does not serve the family.
+      const again = await post(media, `/api/v1/files/${fileId}/commit`, good, {});
       expect(((await again.json()) as { data: Json }).data).toEqual(file);
+      expect((await post(gateway, `/api/v1/files/${fileId}/commit`, good, {})).status).toBe(404);
       // The asset library on the media app.
       const saved = await post(
         media,

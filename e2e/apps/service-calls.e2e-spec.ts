@@ -19,7 +19,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Each app composes only its own domain and calls the others' ports over the service transport
- * (docs/architecture.md, "Service calls"): the billing app answers holds, the gateway the credential checks.
+ * (docs/architecture.md, "Service calls"): the billing app answers holds and its admin route the gateway
+ * forwards, the gateway the credential checks.
  * When the app that answers is down, the request that needs it is refused with 503 (business code 50301)
  * and leaves nothing behind; once it is back, the same request succeeds.
  */
@@ -31,6 +32,8 @@ describe('service calls between the apps of the fleet: a peer that is down is a 
   let calls: ServiceCalls;
   const running = new Map<string, AppProcess>();
   let auth: Record<string, string>;
+  let admin: Record<string, string>;
+  let accountId: string;
 
   const start = async (app: string) => {
     const started = await startAppProcess(app, { ...env, ...calls.env(app) });
@@ -49,6 +52,13 @@ describe('service calls between the apps of the fleet: a peer that is down is a 
       headers: { ...auth, ...headers, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
+  /** Credits ever added: ledger entries from outside the account (holds and charges move inside it). */
+  const externalCredits = async (): Promise<number> =>
+    (
+      await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM billing.ledger_entries WHERE from_account = 'external'",
+      )
+    ).rows[0]!.n;
   const count = async (table: string): Promise<number> =>
     (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]!.n;
 
@@ -70,11 +80,15 @@ describe('service calls between the apps of the fleet: a peer that is down is a 
     calls = await serviceCalls();
     // Together: the gateway's first start credits the demo account through billing, which checks the account
     // against the gateway.
-    await Promise.all(['gateway', 'billing', 'compat-protocols', 'media'].map(start));
-    const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
+    await Promise.all(['gateway', 'billing', 'compat-protocols', 'media', 'tasks', 'catalog'].map(start));
+    const boot = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
       apiKey: string;
+      adminToken: string;
+      accountId: string;
     };
-    auth = { authorization: `Bearer ${apiKey}` };
+    auth = { authorization: `Bearer ${boot.apiKey}` };
+    admin = { authorization: `Bearer ${boot.adminToken}` };
+    accountId = boot.accountId;
   }, 180_000);
 
   afterAll(async () => {
@@ -85,13 +99,13 @@ describe('service calls between the apps of the fleet: a peer that is down is a 
     expect(codes.filter((code) => code !== 0)).toEqual([]);
   });
 
-  it('billing stopped: createTask answers 503 (50301) on both edges and creates no task and no hold; it succeeds once billing is back', async () => {
+  it('billing stopped: createTask (tasks, compat-protocols) and a credit forwarded by the gateway answer 503 (50301) and change nothing; they succeed once billing is back', async () => {
     const task = { model: 'local/sketch', input: { prompt: 'a lighthouse' } };
     const key = { 'idempotency-key': `calls-${randomBytes(4).toString('hex')}` };
     const [tasksBefore, holdsBefore] = [await count('tasks.tasks'), await count('billing.holds')];
 
     expect(await stop('billing')).toBe(0);
-    const refused = await post('gateway', '/api/v1/jobs/createTask', task, key);
+    const refused = await post('tasks', '/api/v1/jobs/createTask', task, key);
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
     const body = (await refused.json()) as Json;
@@ -104,12 +118,23 @@ describe('service calls between the apps of the fleet: a peer that is down is a 
     expect(chat.status).toBe(503);
     expect(chat.headers.get('x-service-task-id')).toBeNull();
     expect(await chat.json()).toHaveProperty('error');
-    // Nothing was created, nothing is held.
+    // The admin credit route is billing's: the gateway forwards it, and answers 503 while billing is down.
+    const credits = `/admin/v1/accounts/${accountId}/credits`;
+    const fundingBefore = await externalCredits();
+    const credit = await fetch(url('gateway', credits), {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: '2.50' }),
+    });
+    expect(credit.status).toBe(503);
+    expect(await credit.json()).toMatchObject({ code: 50301 });
+    // Nothing was created, nothing is held, nothing credited.
     expect([await count('tasks.tasks'), await count('billing.holds')]).toEqual([tasksBefore, holdsBefore]);
+    expect(await externalCredits()).toBe(fundingBefore);
 
     await start('billing');
     // The same request, the same Idempotency-Key: the refused attempt did not keep it.
-    const accepted = await post('gateway', '/api/v1/jobs/createTask', task, key);
+    const accepted = await post('tasks', '/api/v1/jobs/createTask', task, key);
     expect(accepted.status).toBe(202);
     const { taskId } = ((await accepted.json()) as { data: { taskId: string } }).data;
     expect(taskId).toMatch(/^job_/);
@@ -119,6 +144,31 @@ describe('service calls between the apps of the fleet: a peer that is down is a 
     ]);
     const hold = await db.query<{ id: string }>('SELECT id FROM billing.holds WHERE id = $1', [taskId]);
     expect(hold.rows).toHaveLength(1);
+    // Forwarded to billing and answered by it, in its envelope; a bad body is billing's 400, changing nothing.
+    const forwarded = await fetch(url('gateway', credits), {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: '2.50' }),
+    });
+    expect(forwarded.status).toBe(200);
+    expect(await forwarded.json()).toMatchObject({ code: 200, data: { accountId } });
+    expect(await externalCredits()).toBe(fundingBefore + 1);
+    const bad = await fetch(url('gateway', credits), {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: '-1' }),
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ code: 400 });
+    expect(await externalCredits()).toBe(fundingBefore + 1);
+    // The admin token is checked: without it, 401 and nothing credited.
+    const anonymous = await fetch(url('gateway', credits), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: '2.50' }),
+    });
+    expect(anonymous.status).toBe(401);
+    expect(await externalCredits()).toBe(fundingBefore + 1);
   });
 
   it('gateway stopped: compat-protocols and media cannot check an API key and answer 503; once it is back they accept it', async () => {

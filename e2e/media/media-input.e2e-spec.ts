@@ -5,7 +5,14 @@ import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { serviceCalls, serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
+import {
+  serviceCalls,
+  serviceSettings,
+  startAppProcess,
+  startIngress,
+  type AppProcess,
+  type AppsIngress,
+} from '../support/app-process';
 
 const root = join(__dirname, '..', '..');
 type Json = Record<string, unknown>;
@@ -31,7 +38,7 @@ async function halves(width: number, height: number): Promise<Buffer> {
 }
 
 /**
- * Media files in task input in distributed mode: the gateway checks service:// URIs at acceptance (FILES_PORT
+ * Media files in task input in distributed mode: the tasks app checks service:// URIs at acceptance (FILES_PORT
  * of the media app), and before the model runs the runner (its own process) has the media app read the file
  * from S3 or fetch the URL through the SSRF guard (MEDIA_INPUTS, over service calls).
  */
@@ -43,7 +50,7 @@ describe('media files in task input across separate processes (distributed mode)
   let internalHits = 0;
   let internal: Server;
   const apps: AppProcess[] = [];
-  let gateway: AppProcess;
+  let ingress: AppsIngress;
   let owner: Auth;
   let admin: Auth;
   let picture: Buffer;
@@ -83,12 +90,12 @@ describe('media files in task input across separate processes (distributed mode)
     const calls = await serviceCalls();
     apps.push(
       ...(await Promise.all(
-        ['gateway', 'runner', 'tasks', 'billing', 'compat-protocols', 'media'].map((app) =>
+        ['gateway', 'runner', 'tasks', 'billing', 'compat-protocols', 'media', 'catalog'].map((app) =>
           startAppProcess(app, { ...env, ...calls.env(app) }),
         ),
       )),
     );
-    gateway = apps[0]!;
+    ingress = await startIngress(apps);
     const boot = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
       apiKey: string;
       adminToken: string;
@@ -98,6 +105,7 @@ describe('media files in task input across separate processes (distributed mode)
   });
 
   afterAll(async () => {
+    ingress?.close();
     const codes = await Promise.all(apps.map((app) => app.stop()));
     await database.drop();
     source.closeAllConnections();
@@ -109,7 +117,7 @@ describe('media files in task input across separate processes (distributed mode)
   });
 
   async function call(auth: Auth, method: string, path: string, body?: unknown) {
-    const response = await fetch(`${gateway.baseUrl}${path}`, {
+    const response = await fetch(`${ingress.baseUrl}${path}`, {
       method,
       headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -182,7 +190,7 @@ describe('media files in task input across separate processes (distributed mode)
     expect(right).toBeLessThan(-100);
   });
 
-  it("refuses another account's file at the gateway exactly as a missing one, holding nothing", async () => {
+  it("refuses another account's file at acceptance exactly as a missing one, holding nothing", async () => {
     const theirs = await committed(owner, picture);
     const stranger = await customer();
     const before = await balance(stranger);

@@ -6,13 +6,21 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { serviceCalls, serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
+import {
+  serviceCalls,
+  serviceSettings,
+  startAppProcess,
+  startIngress,
+  type AppProcess,
+  type AppsIngress,
+} from '../support/app-process';
 
 const root = join(__dirname, '..', '..');
 type Json = Record<string, unknown>;
 
 /**
- * Direct uploads in distributed mode: the gateway serves the routes, the media app runs its workers, the
+ * Direct uploads in distributed mode: the media app serves the routes (through the fleet's ingress) and runs its
+ * workers, the
  * bytes go straight to the S3-compatible server with the presigned PUT, which itself refuses another length
  * or content type.
  */
@@ -20,7 +28,7 @@ describe('direct uploads through S3 (distributed mode)', () => {
   let database: ScratchDatabase;
   let dataDir: string;
   const apps: AppProcess[] = [];
-  let gateway: AppProcess;
+  let ingress: AppsIngress;
   let auth: Record<string, string>;
   let accountId: string;
   let storage: S3ObjectStorage;
@@ -43,7 +51,7 @@ describe('direct uploads through S3 (distributed mode)', () => {
       ['gateway', 'media', 'billing'].map((app) => startAppProcess(app, { ...env, ...calls.env(app) })),
     );
     apps.push(...started);
-    gateway = started[0]!;
+    ingress = await startIngress(started);
     const boot = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
       apiKey: string;
       accountId: string;
@@ -62,6 +70,7 @@ describe('direct uploads through S3 (distributed mode)', () => {
   });
 
   afterAll(async () => {
+    ingress?.close();
     const codes = await Promise.all(apps.map((app) => app.stop()));
     storage.close();
     await database.drop();
@@ -70,7 +79,7 @@ describe('direct uploads through S3 (distributed mode)', () => {
   });
 
   async function call(method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
-    const response = await fetch(`${gateway.baseUrl}${path}`, {
+    const response = await fetch(`${ingress.baseUrl}${path}`, {
       method,
       headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),

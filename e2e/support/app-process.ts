@@ -1,4 +1,6 @@
+import type { FleetApp } from '@gen/contracts';
 import { SERVICE_OWNERS } from '@gen/transport';
+import { Ingress, type Upstream } from '../../apps/fleet/src/ingress';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -34,7 +36,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** The apps that answer other apps' service calls (gateway, billing, media). */
+/** The apps that answer other apps' service calls (gateway, billing, media, catalog). */
 export const ANSWERING_APPS: readonly string[] = [...new Set(Object.values(SERVICE_OWNERS))];
 
 /** The service-call settings of a fleet started by a test: one listener port per answering app. */
@@ -49,7 +51,7 @@ export interface ServiceCalls {
 
 /**
  * Allocates a free port for each app of `apps` that answers service calls and builds `SERVICE_ADDRESSES`
- * naming them, for every app of the set to call. By default all three answering apps are listed, whether the
+ * naming them, for every app of the set to call. By default all the answering apps are listed, whether the
  * test starts them or not: an app that calls one refuses to start without its address, and a call to one that
  * is not running fails as a peer that is down does (503).
  */
@@ -117,4 +119,28 @@ export function startAppProcess(app: string, env: Record<string, string>): Promi
       reject(new Error(`${app} exited with ${code} before listening:\n${output}`));
     });
   });
+}
+
+/** One public address in front of apps a test started on their own: the ingress `npm run start:fleet` runs. */
+export interface AppsIngress {
+  readonly baseUrl: string;
+  close(): void;
+}
+
+/**
+ * Routes the public API to `apps` by the fleet's route table (libs/contracts/src/fleet.ts), as the fleet's
+ * ingress does: a test calls every route at one address, whichever app serves it. A route of an app not
+ * started answers 503 (50301), as a fleet answers while that app is down.
+ */
+export async function startIngress(apps: readonly AppProcess[]): Promise<AppsIngress> {
+  const upstreams = new Map<FleetApp, Upstream[]>();
+  for (const app of apps) {
+    const url = new URL(app.baseUrl);
+    const list = upstreams.get(app.name as FleetApp) ?? [];
+    list.push({ host: url.hostname, port: Number(url.port) });
+    upstreams.set(app.name as FleetApp, list);
+  }
+  const ingress = new Ingress({ upstreams, bodyLimit: 1024 * 1024 });
+  const address = await ingress.listen(0, '127.0.0.1');
+  return { baseUrl: `http://127.0.0.1:${address.port}`, close: () => ingress.close() };
 }

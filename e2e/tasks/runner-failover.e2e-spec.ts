@@ -10,7 +10,9 @@ import {
   serviceSettings,
   type ServiceCalls,
   startAppProcess,
+  startIngress,
   type AppProcess,
+  type AppsIngress,
 } from '../support/app-process';
 
 const root = join(__dirname, '..', '..');
@@ -40,7 +42,7 @@ describe('a runner killed under load (distributed mode)', () => {
   let dataDir: string;
   let env: Record<string, string>;
   const apps: AppProcess[] = [];
-  let gateway: AppProcess;
+  let ingress: AppsIngress;
   let calls: ServiceCalls;
 
   beforeAll(async () => {
@@ -64,13 +66,16 @@ describe('a runner killed under load (distributed mode)', () => {
     };
     // Together: the gateway's first start credits the demo account through the billing app (service calls).
     const started = await Promise.all(
-      ['gateway', 'tasks', 'billing'].map((app) => startAppProcess(app, { ...env, ...calls.env(app) })),
+      ['gateway', 'tasks', 'billing', 'catalog'].map((app) =>
+        startAppProcess(app, { ...env, ...calls.env(app) }),
+      ),
     );
     apps.push(...started);
-    gateway = started[0]!;
+    ingress = await startIngress(started);
   });
 
   afterAll(async () => {
+    ingress?.close();
     await Promise.all(apps.map((app) => app.stop('SIGKILL')));
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -88,7 +93,7 @@ describe('a runner killed under load (distributed mode)', () => {
     };
     const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
     const call = async (path: string, body?: unknown): Promise<Json> => {
-      const response = await fetch(`${gateway.baseUrl}${path}`, {
+      const response = await fetch(`${ingress.baseUrl}${path}`, {
         method: body === undefined ? 'GET' : 'POST',
         headers,
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -5,15 +5,22 @@ import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serviceCalls, serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
+import {
+  serviceCalls,
+  serviceSettings,
+  startAppProcess,
+  startIngress,
+  type AppProcess,
+  type AppsIngress,
+} from '../support/app-process';
 
 const root = join(__dirname, '..', '..');
 type Json = Record<string, unknown>;
 
 /**
- * The whole native task flow in distributed mode: the gateway, compat-protocols, tasks, billing and runner apps
- * as separate processes over PostgreSQL, Kafka, Redis and S3. The client talks to the two edges: the gateway,
- * and compat-protocols for one chat completion.
+ * The whole native task flow in distributed mode: the gateway, compat-protocols, tasks, billing, webhooks,
+ * catalog and runner apps as separate processes over PostgreSQL, Kafka, Redis and S3. The client talks to them
+ * through the fleet's ingress, which sends each route to the app that serves it.
  */
 describe('the task flow across separate processes (distributed mode)', () => {
   let database: ScratchDatabase;
@@ -21,7 +28,9 @@ describe('the task flow across separate processes (distributed mode)', () => {
   let env: Record<string, string>;
   const apps: AppProcess[] = [];
   let gateway: AppProcess;
+  let tasks: AppProcess;
   let compat: AppProcess;
+  let ingress: AppsIngress;
   let runner: AppProcess;
   let auth: Record<string, string>;
 
@@ -45,11 +54,12 @@ describe('the task flow across separate processes (distributed mode)', () => {
     const start = (app: string) => startAppProcess(app, { ...env, ...calls.env(app) });
     apps.push(
       ...(await Promise.all(
-        ['gateway', 'runner', 'tasks', 'billing', 'webhooks', 'compat-protocols'].map(start),
+        ['gateway', 'runner', 'tasks', 'billing', 'webhooks', 'compat-protocols', 'catalog'].map(start),
       )),
     );
-    [gateway, runner] = [apps[0]!, apps[1]!];
+    [gateway, runner, tasks] = [apps[0]!, apps[1]!, apps[2]!];
     compat = apps.find((app) => app.name === 'compat-protocols')!;
+    ingress = await startIngress(apps);
     const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
       apiKey: string;
     };
@@ -57,6 +67,7 @@ describe('the task flow across separate processes (distributed mode)', () => {
   });
 
   afterAll(async () => {
+    ingress?.close();
     const codes = await Promise.all(apps.map((app) => app.stop()));
     if (process.env['E2E_DUMP_DIR']) {
       for (const app of [...apps, runner])
@@ -73,7 +84,7 @@ describe('the task flow across separate processes (distributed mode)', () => {
     path: string,
     body?: unknown,
   ): Promise<{ status: number; json: Json; requestId: string }> {
-    const response = await fetch(`${gateway.baseUrl}${path}`, {
+    const response = await fetch(`${ingress.baseUrl}${path}`, {
       method,
       headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -174,13 +185,13 @@ describe('the task flow across separate processes (distributed mode)', () => {
       accountId: string;
       adminToken: string;
     };
-    const key = await fetch(`${gateway.baseUrl}/admin/v1/accounts/${accountId}/keys`, {
+    const key = await fetch(`${ingress.baseUrl}/admin/v1/accounts/${accountId}/keys`, {
       method: 'POST',
       headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
       body: '{}',
     });
     const { apiKey } = ((await key.json()) as { data: { apiKey: string } }).data;
-    const sibling = await fetch(`${gateway.baseUrl}/api/v1/common/download-url`, {
+    const sibling = await fetch(`${ingress.baseUrl}/api/v1/common/download-url`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ taskId }),
@@ -188,7 +199,7 @@ describe('the task flow across separate processes (distributed mode)', () => {
     expect([sibling.status, ((await sibling.json()) as Json)['code']]).toEqual([404, 404]);
   });
 
-  it('text runs across the fleet: a task in the runner, a stream and a chat completion in the gateway, a chat completion in compat-protocols, each settled', async () => {
+  it('text runs across the fleet: a task in the runner, a stream in the tasks app, a chat completion in compat-protocols, each settled', async () => {
     const messages = [{ role: 'user', content: 'distributed hello' }];
     const created = await call('POST', '/api/v1/jobs/createTask', {
       model: 'local/echo/chat',
@@ -201,7 +212,7 @@ describe('the task flow across separate processes (distributed mode)', () => {
     );
     expect(queued).toMatchObject({ state: 'succeeded', output: { text: 'Echo: distributed hello' } });
 
-    const streamed = await fetch(`${gateway.baseUrl}/api/v1/jobs/stream`, {
+    const streamed = await fetch(`${ingress.baseUrl}/api/v1/jobs/stream`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'local/echo/chat', input: { messages } }),
@@ -215,11 +226,11 @@ describe('the task flow across separate processes (distributed mode)', () => {
     );
     expect(streamedTask).toMatchObject({ state: 'succeeded', output: { text: 'Echo: distributed hello' } });
 
-    // The same chat completion on each edge: the text runs in the process the client called, reports on
-    // task.execution, and the tasks and billing apps settle it.
+    // A chat completion: the text runs in compat-protocols, where the client is, reports on task.execution,
+    // and the tasks and billing apps settle it.
     const taskOf = new Map<AppProcess, string>();
-    for (const edge of [gateway, compat]) {
-      const completion = await fetch(`${edge.baseUrl}/v1/chat/completions`, {
+    for (const edge of [compat]) {
+      const completion = await fetch(`${ingress.baseUrl}/v1/chat/completions`, {
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
         body: JSON.stringify({ model: 'local/echo/chat', messages }),
@@ -234,16 +245,20 @@ describe('the task flow across separate processes (distributed mode)', () => {
       expect(completed).toMatchObject({ state: 'succeeded', output: { text: 'Echo: distributed hello' } });
       expect(Number(completed['cost'])).toBeGreaterThan(0);
     }
-    // Each edge took its own request: the task was accepted in the process the client called, not the other.
+    // Each text task was accepted in the app that serves its route: the stream in tasks, the completion in
+    // compat-protocols.
     const accepted = (app: AppProcess, taskId: string): boolean =>
       app
         .output()
         .split('\n')
         .filter((line) => line.startsWith('{') && line.includes(taskId))
         .some((line) => (JSON.parse(line) as Json)['msg'] === 'task accepted');
+    const streamedId = streamed.headers.get('x-service-task-id')!;
     expect(accepted(compat, taskOf.get(compat)!)).toBe(true);
-    expect(accepted(gateway, taskOf.get(compat)!)).toBe(false);
-    expect(accepted(gateway, taskOf.get(gateway)!)).toBe(true);
+    expect(accepted(tasks, taskOf.get(compat)!)).toBe(false);
+    expect(accepted(tasks, streamedId)).toBe(true);
+    expect(accepted(compat, streamedId)).toBe(false);
+    expect(accepted(gateway, streamedId)).toBe(false);
   });
 
   it('the webhooks app sends the signed callback of a finished task', async () => {
@@ -265,7 +280,7 @@ describe('the task flow across separate processes (distributed mode)', () => {
       const { adminToken } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
         adminToken: string;
       };
-      const rotated = await fetch(`${gateway.baseUrl}/admin/v1/accounts/${accountId}/signing-secret/rotate`, {
+      const rotated = await fetch(`${ingress.baseUrl}/admin/v1/accounts/${accountId}/signing-secret/rotate`, {
         method: 'POST',
         headers: { authorization: `Bearer ${adminToken}` },
       });
@@ -306,7 +321,7 @@ describe('the task flow across separate processes (distributed mode)', () => {
             (line) => `${String(line['app'])}: ${String(line['msg'])} ${String(line['request_id'] ?? '-')}`,
           );
       const expectedSteps = [
-        `gateway: task accepted ${requestId}`,
+        `tasks: task accepted ${requestId}`,
         `runner: task dispatched to the runner queue ${requestId}`,
         `runner: task started ${requestId}`,
         `runner: task succeeded ${requestId}`,

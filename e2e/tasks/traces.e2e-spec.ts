@@ -20,7 +20,7 @@ const TRACE_ID = randomBytes(16).toString('hex');
 const CALLER_SPAN = randomBytes(8).toString('hex');
 
 /**
- * OpenTelemetry across the fleet: the gateway, tasks, billing, runner and webhooks apps as separate processes
+ * OpenTelemetry across the fleet: the gateway, tasks, billing, runner, webhooks and catalog apps as processes
  * (distributed mode: PostgreSQL, Kafka, Redis, S3), each exporting its spans over OTLP/HTTP JSON to a test
  * receiver. One createTask with a `traceparent` becomes one trace: through the tasks outbox and Kafka to the
  * runner, its report back to tasks, the terminal event to webhooks and the callback.
@@ -64,7 +64,7 @@ describe('one trace for a whole task across the fleet (distributed mode)', () =>
     const calls = await serviceCalls();
     apps.push(
       ...(await Promise.all(
-        ['gateway', 'tasks', 'billing', 'runner', 'webhooks'].map((name) =>
+        ['gateway', 'tasks', 'billing', 'runner', 'webhooks', 'catalog'].map((name) =>
           startAppProcess(name, { ...env, ...calls.env(name) }),
         ),
       )),
@@ -80,11 +80,11 @@ describe('one trace for a whole task across the fleet (distributed mode)', () =>
     expect(codes.filter((code) => code !== 0)).toEqual([]);
   });
 
-  it('createTask -> gateway -> tasks -> runner -> tasks -> webhooks: one trace id, each span under its cause', async () => {
+  it('createTask -> tasks -> runner -> tasks -> billing, webhooks: one trace id, each span under its cause', async () => {
     const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
       apiKey: string;
     };
-    const created = await fetch(`${app('gateway').baseUrl}/api/v1/jobs/createTask`, {
+    const created = await fetch(`${app('tasks').baseUrl}/api/v1/jobs/createTask`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${apiKey}`,
@@ -119,17 +119,16 @@ describe('one trace for a whole task across the fleet (distributed mode)', () =>
       return found;
     };
 
-    // Spans of five processes share the caller's trace id.
+    // Spans of four processes share the caller's trace id.
     expect([...new Set(spans.map((s) => s.service))].sort()).toEqual([
       'billing',
-      'gateway',
       'runner',
       'tasks',
       'webhooks',
     ]);
-    const request = find('gateway', 'POST /api/v1/jobs/createTask');
+    const request = find('tasks', 'POST /api/v1/jobs/createTask');
     expect(request).toMatchObject({ kind: 2, parentSpanId: CALLER_SPAN });
-    // The tasks app relays the row the gateway wrote: its producer span continues the request (outbox hop).
+    // The tasks app relays the row its request wrote: its producer span continues the request (outbox hop).
     const relayed = spans.find(
       (s) =>
         s.service === 'tasks' &&
@@ -180,11 +179,10 @@ describe('one trace for a whole task across the fleet (distributed mode)', () =>
     expect(metricValue(tasks, 'outbox_rows', { schema: 'tasks' })).toBeGreaterThanOrEqual(0);
     expect(metricValue(await text('billing'), 'billing_open_holds')).toBeGreaterThanOrEqual(0);
     expect(metricValue(await text('webhooks'), 'webhook_deliveries_pending', { kind: 'callback' })).toBe(0);
-    // The gateway consumes nothing: no lag family at all.
-    const gateway = await text('gateway');
-    expect(gateway).not.toContain('kafka_consumer_lag');
+    // The tasks app took the createTask; the gateway (accounts) consumes nothing: no lag family at all.
     expect(
-      metricValue(gateway, 'http_server_request_duration_seconds_count', { family: 'native', status: '202' }),
+      metricValue(tasks, 'http_server_request_duration_seconds_count', { family: 'native', status: '202' }),
     ).toBe(1);
+    expect(await text('gateway')).not.toContain('kafka_consumer_lag');
   });
 });

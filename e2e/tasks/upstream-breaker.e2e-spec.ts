@@ -5,7 +5,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serviceCalls, serviceSettings, startAppProcess, type AppProcess } from '../support/app-process';
+import {
+  serviceCalls,
+  serviceSettings,
+  startAppProcess,
+  startIngress,
+  type AppProcess,
+  type AppsIngress,
+} from '../support/app-process';
 
 const root = join(__dirname, '..', '..');
 type Json = Record<string, unknown>;
@@ -40,15 +47,15 @@ function flakyModel(baseUrl: string): Json {
 
 /**
  * The breaker of an upstream is shared by the fleet through Redis: the runner process trips it, and the
- * gateway process (which never calls the upstream) lists the model unavailable within a second and refuses
- * new tasks with 50301, holding nothing.
+ * catalog and tasks processes (which never call the upstream) list the model unavailable within a second and
+ * refuse new tasks with 50301, holding nothing.
  */
 describe('an open circuit reaches the whole fleet through Redis (distributed mode)', () => {
   let database: ScratchDatabase;
   let dataDir: string;
   let upstream: FakeImagesUpstream;
   const apps: AppProcess[] = [];
-  let gateway: AppProcess;
+  let ingress: AppsIngress;
   let auth: Record<string, string>;
 
   beforeAll(async () => {
@@ -78,12 +85,12 @@ describe('an open circuit reaches the whole fleet through Redis (distributed mod
     const calls = await serviceCalls();
     apps.push(
       ...(await Promise.all(
-        ['gateway', 'runner', 'tasks', 'billing'].map((app) =>
+        ['gateway', 'runner', 'tasks', 'billing', 'catalog'].map((app) =>
           startAppProcess(app, { ...env, ...calls.env(app) }),
         ),
       )),
     );
-    gateway = apps[0]!;
+    ingress = await startIngress(apps);
     const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
       apiKey: string;
     };
@@ -91,6 +98,7 @@ describe('an open circuit reaches the whole fleet through Redis (distributed mod
   });
 
   afterAll(async () => {
+    ingress?.close();
     const codes = await Promise.all(apps.map((app) => app.stop()));
     await upstream?.close();
     await database?.drop();
@@ -99,7 +107,7 @@ describe('an open circuit reaches the whole fleet through Redis (distributed mod
   });
 
   async function call(method: string, path: string, body?: unknown) {
-    const response = await fetch(`${gateway.baseUrl}${path}`, {
+    const response = await fetch(`${ingress.baseUrl}${path}`, {
       method,
       headers: { ...auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -122,7 +130,7 @@ describe('an open circuit reaches the whole fleet through Redis (distributed mod
     return (reply.json['data'] as Json)['available'];
   }
 
-  it('the runner trips the breaker; the gateway shows it within a second and refuses with 50301; a probe recovers', async () => {
+  it('the runner trips the breaker; the catalog shows it within a second and refuses with 50301; a probe recovers', async () => {
     expect(await available()).toBe(true);
     const boom = FakeImagesUpstream.error(500, { message: 'boom', type: 'server_error' });
     upstream.answer(boom, boom, boom);
@@ -141,7 +149,7 @@ describe('an open circuit reaches the whole fleet through Redis (distributed mod
     }
     const started = Date.now();
     while ((await available()) !== false) {
-      if (Date.now() - started > 1000) throw new Error('the gateway still lists the model available');
+      if (Date.now() - started > 1000) throw new Error('the catalog still lists the model available');
       await new Promise((r) => setTimeout(r, 50));
     }
     const before = (await call('GET', '/api/v1/chat/credit')).json['data'];

@@ -1,11 +1,23 @@
 import { runService } from '@gen/platform';
-import { ACCOUNT_DIRECTORY_CONTRACT, FUNDS_CONTRACT, HOLDS_CONTRACT } from '@gen/transport';
+import {
+  ACCOUNT_DIRECTORY_CONTRACT,
+  ADMIN_TOKEN_VERIFIER_CONTRACT,
+  API_KEY_AUTHENTICATOR_CONTRACT,
+  FUNDS_CONTRACT,
+  HOLDS_CONTRACT,
+  httpForwardContract,
+} from '@gen/transport';
 import { BillingAppModule } from './app.module';
 
 runService({
   name: 'billing',
-  needs: ['database', 'kafka'],
-  // Billing answers holds and funds; a credit is checked against the gateway's account directory.
-  ports: { answers: [HOLDS_CONTRACT, FUNDS_CONTRACT], calls: [ACCOUNT_DIRECTORY_CONTRACT] },
+  // Redis: the per-key request limits its routes share with the other edges.
+  needs: ['database', 'redis', 'kafka'],
+  // Billing answers holds, funds and its forwarded admin route; its routes' credentials and the accounts a
+  // credit is checked against are the gateway's.
+  ports: {
+    answers: [HOLDS_CONTRACT, FUNDS_CONTRACT, httpForwardContract('billing')],
+    calls: [API_KEY_AUTHENTICATOR_CONTRACT, ADMIN_TOKEN_VERIFIER_CONTRACT, ACCOUNT_DIRECTORY_CONTRACT],
+  },
   rootModule: (config, logger) => BillingAppModule.forRoot(config, logger),
 });

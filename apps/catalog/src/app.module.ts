@@ -1,13 +1,12 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { CatalogModule } from '@gen/catalog';
+import { CatalogModule, catalogOpenApi } from '@gen/catalog';
 import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule } from '@gen/platform';
 
 /**
- * The catalog service on its own (distributed mode): the catalog file, loaded and validated at start. It
- * mounts none of the catalog's routes, which the gateway serves (docs/architecture.md, "Which app serves
- * which routes"), so it needs no accounts module and no credential verifier; it will answer the catalog port
- * once domain calls go through the service transport.
+ * The catalog service on its own (distributed mode): the catalog file, loaded and validated at start, and the
+ * catalog's routes (`/api/v1/models/*` priced for the caller, `/v1/models`, the public
+ * `/console/v1/catalog/models`). API keys are the gateway's, over the service transport (main.ts).
  */
 @Module({})
 export class CatalogAppModule {
@@ -15,8 +14,8 @@ export class CatalogAppModule {
     return {
       module: CatalogAppModule,
       imports: [
-        PlatformModule.forRoot({ config, logger, openApi: [], appName: 'catalog' }),
-        CatalogModule.forRoot({ file: config.CATALOG_FILE, http: false }),
+        PlatformModule.forRoot({ config, logger, openApi: [catalogOpenApi], appName: 'catalog' }),
+        CatalogModule.forRoot({ file: config.CATALOG_FILE, http: true }),
       ],
     };
   }

@@ -24,7 +24,7 @@ export class CompatProtocolsAppModule {
       imports: [
         // The document lists the system routes and the compatibility family, the routes this app serves.
         PlatformModule.forRoot({ config, logger, openApi: [compatOpenApi], appName: 'compat-protocols' }),
-        CatalogModule.forRoot({ file: config.CATALOG_FILE, http: false }),
+        CatalogModule.forRoot({ source: 'remote', http: false }),
         ProvidersModule,
         ChatExecutionModule,
         TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: false, http: false, compat: true }),

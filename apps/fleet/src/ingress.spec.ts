@@ -94,10 +94,10 @@ describe('the fleet ingress', () => {
     );
     const answers: string[] = [];
     for (const path of [
-      '/api/v1/jobs/recordInfo?taskId=job_1',
-      '/api/v1/models',
+      '/admin/v1/accounts/acc_1?view=full',
+      '/console/v1/session',
       '/v1/chat/completions',
-      '/v1/models',
+      '/admin/v1/groups',
     ]) {
       const response = await fetch(`${base}${path}`);
       answers.push(response.headers.get('x-replica')!);
@@ -124,7 +124,7 @@ describe('the fleet ingress', () => {
     });
     answers.push(replicaOfPost);
     expect(answers).toEqual(['gateway#1', 'gateway#2', 'compat', 'gateway#1', 'media']);
-    expect(seen[0]).toMatchObject({ url: '/api/v1/jobs/recordInfo?taskId=job_1', method: 'GET' });
+    expect(seen[0]).toMatchObject({ url: '/admin/v1/accounts/acc_1?view=full', method: 'GET' });
     const commit = seen.find((s) => s.server === 'media')!;
     expect(commit).toMatchObject({ method: 'POST', url: '/api/v1/files/fil_1/commit', body: '{"a":1}' });
     // Headers named by Connection are hop-by-hop: they stop at the ingress; the client's address is added.
@@ -143,7 +143,7 @@ describe('the fleet ingress', () => {
       ]),
     );
     for (let i = 0; i < 4; i += 1) {
-      const response = await fetch(`${base}/api/v1/jobs/createTask`, { method: 'POST', body: '{}' });
+      const response = await fetch(`${base}/admin/v1/accounts`, { method: 'POST', body: '{}' });
       expect(response.status).toBe(200);
       expect(response.headers.get('x-replica')).toBe('gateway#2');
     }
@@ -161,7 +161,7 @@ describe('the fleet ingress', () => {
 
     ingress!.close();
     await start(new Map([['gateway', [await deadPort()]]]));
-    const native = await fetch(`${base}/api/v1/models`, { headers: { 'accept-language': 'de' } });
+    const native = await fetch(`${base}/console/v1/session`, { headers: { 'accept-language': 'de' } });
     expect(native.status).toBe(503);
     expect(native.headers.get('content-language')).toBe('de');
     expect(await native.json()).toMatchObject({ code: 50301, request_id: expect.stringMatching(/^req_/) });
@@ -179,13 +179,13 @@ describe('the fleet ingress', () => {
     const other = await replica('gateway#2', seen);
     servers.push(dying, other);
     await start(new Map([['gateway', [upstreamOf(dying), upstreamOf(other)]]]));
-    const response = await fetch(`${base}/api/v1/jobs/createTask`, { method: 'POST', body: '{"x":1}' });
+    const response = await fetch(`${base}/admin/v1/accounts`, { method: 'POST', body: '{"x":1}' });
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({ code: 50301 });
     expect(posts).toBe(1);
     expect(seen.filter((s) => s.server === 'gateway#2')).toEqual([]);
     // A GET that lost its connection is safe to send again: the next replica answers.
-    const get = await fetch(`${base}/api/v1/models`);
+    const get = await fetch(`${base}/console/v1/session`);
     expect(get.headers.get('x-replica')).toBe('gateway#2');
   });
 
@@ -193,7 +193,7 @@ describe('the fleet ingress', () => {
     const gateway = await replica('gateway#1', seen);
     servers.push(gateway);
     await start(new Map([['gateway', [upstreamOf(gateway)]]]));
-    const response = await fetch(`${base}/api/v1/jobs/createTask`, {
+    const response = await fetch(`${base}/admin/v1/accounts`, {
       method: 'POST',
       body: 'x'.repeat(2048),
     });

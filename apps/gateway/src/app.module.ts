@@ -1,20 +1,21 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AccountsModule, accountsOpenApi } from '@gen/accounts';
-import { BillingModule, billingOpenApi } from '@gen/billing';
-import { CatalogModule, catalogOpenApi } from '@gen/catalog';
+import { billingOpenApi } from '@gen/billing';
+import { catalogOpenApi } from '@gen/catalog';
 import type { AppConfig, Logger } from '@gen/core';
-import { PlatformModule, ProvidersModule, composeDomains, quoteSigningKey } from '@gen/platform';
-import { ChatExecutionModule } from '@gen/runner';
-import { TasksModule, tasksOpenApi } from '@gen/tasks';
-import { CompatModule, compatOpenApi } from '@gen/protocols';
-import { AssetsModule, MediaModule, assetsOpenApi, mediaOpenApi } from '@gen/media';
-import { WebhooksModule, endpointsOpenApi, webhooksOpenApi } from '@gen/webhooks';
+import { PlatformModule, composeDomains } from '@gen/platform';
+import { tasksOpenApi } from '@gen/tasks';
+import { compatOpenApi } from '@gen/protocols';
+import { assetsOpenApi, mediaOpenApi } from '@gen/media';
+import { endpointsOpenApi, webhooksOpenApi } from '@gen/webhooks';
 
 /**
- * The one entry point of distributed mode: every public route of the native, console, admin and `/v1/models`
- * families (docs/architecture.md, "Which app serves which routes") and the OpenAPI document. It composes the
- * HTTP layer of each domain, without their background work: their writes reach the worker apps (billing,
- * tasks, webhooks, runner) through each schema's outbox and Kafka, or through rows those apps poll.
+ * The gateway of distributed mode: the accounts domain (its admin routes, console sessions, and the credential
+ * checks every other app calls over the service transport), the routes the ingress sends nowhere else (a 404
+ * in the caller's protocol shape) and the whole OpenAPI document. Every other family is served by the app that
+ * owns it (docs/architecture.md, "Which app serves which routes"); the few admin routes an ingress cannot send
+ * to their owner by path are forwarded to it (`FORWARDED_ROUTES`, main.ts). It composes no other domain: the
+ * documents of the others are only read for `/openapi.json`.
  */
 @Module({})
 export class GatewayAppModule {
@@ -38,21 +39,7 @@ export class GatewayAppModule {
           ],
           appName: 'gateway',
         }),
-        composeDomains(
-          AccountsModule.forRoot({ http: true }),
-          // Routes only: FUNDS_PORT, HOLDS_PORT and FILES_PORT are the billing and media apps' (main.ts).
-          BillingModule.forRoot({ http: true, workers: false, ports: false }),
-          MediaModule.forRoot({ http: true, workers: false, ports: false }),
-        ),
-        // The asset library reads files through FILES_PORT (the media app's).
-        AssetsModule.forRoot({ http: true }),
-        CatalogModule.forRoot({ file: config.CATALOG_FILE }),
-        // Text streams run here, where their client is (CHAT_EXECUTION through the provider port).
-        ProvidersModule,
-        ChatExecutionModule,
-        TasksModule.forRoot({ quoteKey: quoteSigningKey, workers: false, http: true, compat: true }),
-        WebhooksModule.forRoot({ workers: false, http: true }),
-        CompatModule,
+        composeDomains(AccountsModule.forRoot({ http: true })),
       ],
     };
   }

@@ -5,18 +5,17 @@ import {
   ADMIN_TOKEN_VERIFIER_CONTRACT,
   API_KEY_AUTHENTICATOR_CONTRACT,
   CONSOLE_SESSION_VERIFIER_CONTRACT,
-  FILES_CONTRACT,
   FUNDS_CONTRACT,
-  HOLDS_CONTRACT,
+  httpForwardContract,
 } from '@gen/transport';
 import { GatewayAppModule } from './app.module';
 
 runService({
   name: 'gateway',
-  // Kafka: a text stream runs here and reports on `task.execution` (RunChatUseCase publishes it directly).
-  needs: ['database', 'redis', 'kafka', 's3'],
+  needs: ['database', 'redis'],
   // The gateway owns the accounts: it answers the credential checks and the account directory for the other
-  // apps, and calls billing (opening credit, holds) and media (files of task input) in their apps.
+  // apps. It calls billing for an account's opening credit, and forwards the admin routes of billing and media
+  // under `/admin/v1/accounts/{id}/` to them (FORWARDED_ROUTES).
   ports: {
     answers: [
       API_KEY_AUTHENTICATOR_CONTRACT,
@@ -24,7 +23,7 @@ runService({
       ADMIN_TOKEN_VERIFIER_CONTRACT,
       ACCOUNT_DIRECTORY_CONTRACT,
     ],
-    calls: [FUNDS_CONTRACT, HOLDS_CONTRACT, FILES_CONTRACT],
+    calls: [FUNDS_CONTRACT, httpForwardContract('billing'), httpForwardContract('media')],
   },
   rootModule: (config, logger) => GatewayAppModule.forRoot(config, logger),
   afterListen: async (app, baseUrl) => {

@@ -17,7 +17,7 @@ export class RunnerAppModule {
       imports: [
         PlatformModule.forRoot({ config, logger, openApi: [], appName: 'runner' }),
         // The runner reads the model bindings (adapter, upstream, credentials, fallbacks) from the same file.
-        CatalogModule.forRoot({ file: config.CATALOG_FILE, http: false }),
+        CatalogModule.forRoot({ source: 'remote', http: false }),
         ProvidersModule,
         RunnerModule,
       ],

@@ -1,14 +1,15 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule } from '@gen/platform';
-import { WebhooksModule } from '@gen/webhooks';
+import { WebhooksModule, endpointsOpenApi, webhooksOpenApi } from '@gen/webhooks';
 
 /**
- * The webhooks service on its own (distributed mode): queues task callbacks from task.lifecycle and sends
- * them on their schedule; replicas share the work. It serves no public route: the gateway serves the
- * endpoints' management and the deliveries' administration (docs/architecture.md). Signing secrets and
- * languages are read at each attempt from the gateway's account directory, over the service transport
- * (main.ts); while the gateway cannot be reached, a pass records nothing and its deliveries are tried again.
+ * The webhooks service on its own (distributed mode): the account endpoints' management
+ * (`/console/v1/webhook-endpoints/*`, `/console/v1/webhook-events`) and the deliveries' administration
+ * (`/admin/v1/webhook-deliveries/*`); it queues task callbacks from task.lifecycle and sends them and the
+ * endpoints' messages on their schedule; replicas share the work. Console sessions, the admin token, signing
+ * secrets and languages are the gateway's, read over the service transport (main.ts); while the gateway cannot
+ * be reached, a pass records nothing and its deliveries are tried again.
  */
 @Module({})
 export class WebhooksAppModule {
@@ -16,8 +17,13 @@ export class WebhooksAppModule {
     return {
       module: WebhooksAppModule,
       imports: [
-        PlatformModule.forRoot({ config, logger, openApi: [], appName: 'webhooks' }),
-        WebhooksModule.forRoot({ workers: true, http: false }),
+        PlatformModule.forRoot({
+          config,
+          logger,
+          openApi: [webhooksOpenApi, endpointsOpenApi],
+          appName: 'webhooks',
+        }),
+        WebhooksModule.forRoot({ workers: true, http: true }),
       ],
     };
   }

@@ -34,16 +34,43 @@ export const INGRESS_ROUTES: readonly IngressRoute[] = [
   { path: '/api/v1/common/upload-url', match: 'exact', app: 'media' },
   { path: '/api/v1/files', match: 'prefix', app: 'media' },
   { path: '/api/v1/assets', match: 'prefix', app: 'media' },
+  { path: '/api/v1/jobs', match: 'prefix', app: 'tasks' },
+  { path: '/api/v1/usage', match: 'exact', app: 'tasks' },
+  { path: '/api/v1/common/download-url', match: 'exact', app: 'tasks' },
+  { path: '/api/v1/chat/credit', match: 'exact', app: 'billing' },
+  { path: '/api/v1/models', match: 'prefix', app: 'catalog' },
   { path: '/v1', match: 'prefix', app: 'compat-protocols' },
   // The model list of the OpenAI protocol is the catalog's, served with the catalog routes.
-  { path: '/v1/models', match: 'exact', app: 'gateway' },
+  { path: '/v1/models', match: 'exact', app: 'catalog' },
   { path: '/v1beta', match: 'prefix', app: 'compat-protocols' },
   { path: '/console/v1', match: 'prefix', app: 'gateway' },
+  { path: '/console/v1/catalog', match: 'prefix', app: 'catalog' },
+  { path: '/console/v1/webhook-endpoints', match: 'prefix', app: 'webhooks' },
+  { path: '/console/v1/webhook-events', match: 'prefix', app: 'webhooks' },
   { path: '/admin/v1', match: 'prefix', app: 'gateway' },
+  { path: '/admin/v1/webhook-deliveries', match: 'prefix', app: 'webhooks' },
   { path: '/objects/v1', match: 'prefix', app: 'gateway' },
   { path: '/healthz', match: 'exact', app: 'gateway' },
   { path: '/readyz', match: 'exact', app: 'gateway' },
   { path: '/openapi.json', match: 'exact', app: 'gateway' },
+];
+
+/**
+ * Public routes that no ingress rule can send to their owner: a parameter comes before the owner's segment,
+ * inside a prefix another app serves (`/admin/v1/accounts/{id}/credits` is billing's, `/admin/v1/accounts` the
+ * gateway's). The app the ingress sends them to (`ingressAppOf`) forwards each to its owner over the service
+ * transport (`http.forward`), which serves it as if it had come to its own port. Fastify path syntax.
+ */
+export interface ForwardedRoute {
+  readonly path: string;
+  readonly app: FleetApp;
+}
+
+export const FORWARDED_ROUTES: readonly ForwardedRoute[] = [
+  { path: '/admin/v1/accounts/:accountId/credits', app: 'billing' },
+  { path: '/admin/v1/accounts/:accountId/asset-limits', app: 'media' },
+  { path: '/admin/v1/accounts/:accountId/asset-entities', app: 'media' },
+  { path: '/admin/v1/accounts/:accountId/asset-entities/:entityId', app: 'media' },
 ];
 
 /** Where a path matching no rule goes: the gateway answers it (404 in the caller's protocol shape). */
