@@ -121,7 +121,10 @@ function authenticateConsole(
 
 function refuseWithoutCsrf(session: ConsolePrincipal, csrfToken: string | null): void {
   if (session.csrfMatches === true) return;
-  throw new DomainError(BusinessCode.Forbidden, csrfToken === null ? 'auth.csrf_missing' : 'auth.csrf_invalid');
+  throw new DomainError(
+    BusinessCode.Forbidden,
+    csrfToken === null ? 'auth.csrf_missing' : 'auth.csrf_invalid',
+  );
 }
 
 /**

@@ -167,15 +167,14 @@ export function buildOpenApiDocument(fragments: readonly OpenApiFragment[]): Rec
           consoleSession: {
             type: 'http',
             scheme: 'bearer',
-            description:
-              'Console session token (`gcs_...`, `console-token create`): no CSRF token needed.',
+            description: 'Console session token (`gcs_...`, `console-token create`): no CSRF token needed.',
           },
           consoleCookie: {
             type: 'apiKey',
             in: 'cookie',
             name: 'console_session',
             description:
-              'The web console\'s session cookie, set by `POST /console/v1/sign-in`. Every POST, PUT, PATCH and DELETE with it must send `X-CSRF-Token` (the `csrfToken` of sign-in or of `GET /console/v1/session`), else 403.',
+              "The web console's session cookie, set by `POST /console/v1/sign-in`. Every POST, PUT, PATCH and DELETE with it must send `X-CSRF-Token` (the `csrfToken` of sign-in or of `GET /console/v1/session`), else 403.",
           },
           ...securitySchemes,
         },

@@ -1,4 +1,17 @@
-import { Body, Controller, Get, Header, HttpCode, Inject, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+} from '@nestjs/common';
 import { APP_CONFIG, parseUsd, type AppConfig } from '@gen/core';
 import { NoQuery, QueryPipe, SchemaPipe, requestBaseUrl } from '@gen/edge';
 import type { FastifyRequest } from 'fastify';

@@ -36,7 +36,10 @@ export class ConsoleKeysController {
   @Post('keys')
   @HttpCode(200)
   @Header('cache-control', 'no-store')
-  create(@Req() request: FastifyRequest, @Body(new SchemaPipe(ConsoleCreateKeyBody)) body: ConsoleCreateKeyBody) {
+  create(
+    @Req() request: FastifyRequest,
+    @Body(new SchemaPipe(ConsoleCreateKeyBody)) body: ConsoleCreateKeyBody,
+  ) {
     return this.createApiKey.execute({
       accountId: accountOf(request),
       name: body.name,

@@ -39,7 +39,9 @@ export const SessionResult = Type.Object(
     language: Language,
     expiresAt: Type.String({ format: 'date-time' }),
     csrfToken: Type.Optional(
-      Type.String({ description: 'Cookie sessions only: the same token sign-in gave (for a reloaded page).' }),
+      Type.String({
+        description: 'Cookie sessions only: the same token sign-in gave (for a reloaded page).',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -78,7 +80,9 @@ export const ConsoleUpdateKeyBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     dailyCap: Type.Optional(
-      Type.Union([UsdAmount, Type.Null()], { description: 'USD decimal; null clears the cap (no daily limit).' }),
+      Type.Union([UsdAmount, Type.Null()], {
+        description: 'USD decimal; null clears the cap (no daily limit).',
+      }),
     ),
   },
   { additionalProperties: false },

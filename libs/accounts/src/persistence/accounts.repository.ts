@@ -205,7 +205,12 @@ export class AccountsRepository {
     });
   }
 
-  createConsoleLink(row: { id: string; accountId: string; tokenHash: string; expiresAt: Date }): Promise<unknown> {
+  createConsoleLink(row: {
+    id: string;
+    accountId: string;
+    tokenHash: string;
+    expiresAt: Date;
+  }): Promise<unknown> {
     return this.prisma.consoleLink.create({ data: row, select: { id: true } });
   }
 

@@ -1,6 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ApiKeyAuthenticator, ApiKeyPrincipal } from '@gen/contracts';
-import { CLOCK, LOGGER, NANOS_PER_USD, formatUsd, hashSecret, sameHash, type Clock, type Logger } from '@gen/core';
+import {
+  CLOCK,
+  LOGGER,
+  NANOS_PER_USD,
+  formatUsd,
+  hashSecret,
+  sameHash,
+  type Clock,
+  type Logger,
+} from '@gen/core';
 import { keyIdOf } from '../domain/credentials';
 import { AccountsRepository } from '../persistence/accounts.repository';
 

@@ -51,8 +51,7 @@ export class ConsoleSessionsUseCase implements ConsoleSessionVerifier {
     };
     if (!cookie) return session.csrfHash === null ? { ...principal, via: 'bearer' } : null;
     if (session.csrfHash === null) return null;
-    const csrfMatches =
-      cookie.csrfToken !== null && sameHash(session.csrfHash, hashSecret(cookie.csrfToken));
+    const csrfMatches = cookie.csrfToken !== null && sameHash(session.csrfHash, hashSecret(cookie.csrfToken));
     return { ...principal, via: 'cookie', csrfMatches };
   }
 }
