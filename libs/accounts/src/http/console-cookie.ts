@@ -5,7 +5,7 @@ import { CONSOLE_SESSION_COOKIE } from '@gen/contracts';
  * page sends it), `Path=/console` (the console and its API only), `Secure` when the client came over HTTPS.
  */
 export function sessionCookie(token: string, expiresAt: string, secure: boolean): string {
-  const maxAge = Math.max(0, Math.floor((Date.parse(expiresAt) - Date.now()) / 1000));
+  const maxAge = Math.max(0, Math.ceil((Date.parse(expiresAt) - Date.now()) / 1000));
   return [
     `${CONSOLE_SESSION_COOKIE}=${token}`,
     'Path=/console',
