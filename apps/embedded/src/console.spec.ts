@@ -243,12 +243,13 @@ describe('the web console API: sign-in by link, cookie sessions, CSRF, and the a
 
     it('never accepts an API key on /console/v1, as a bearer token or as the cookie', async () => {
       const { apiKey } = await newAccount('apikey');
-      for (const headers of [
+      const attempts: Record<string, string>[] = [
         { authorization: `Bearer ${apiKey}` },
         { cookie: `console_session=${apiKey}` },
         { 'x-api-key': apiKey },
         {},
-      ]) {
+      ];
+      for (const headers of attempts) {
         expectRefusal(await app.call('GET', '/console/v1/keys', { headers }), 401);
       }
       expectRefusal(
