@@ -243,6 +243,41 @@ describe.each(['embedded', 'fleet'] as const)('the public API, %s', (kind) => {
     expect(catalog.status).toBe(200);
   });
 
+  it('signs in to the console by a one-time link; the cookie session and its CSRF token work on every console route', async () => {
+    const account = await call('POST', '/admin/v1/accounts', admin, { name: `console-${kind}`, credit: '4' });
+    const accountId = account.json['data']['accountId'] as string;
+    const link = await call('POST', `/admin/v1/accounts/${accountId}/console-links`, admin);
+    expect(link.status).toBe(200);
+    const token = new URL(link.json['data']['url'] as string).hash.replace(/^#token=/, '');
+    const signIn = await call('POST', '/console/v1/sign-in', {}, { token });
+    expect(signIn.status).toBe(200);
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+    expect(signIn.headers.get('set-cookie')).toMatch(/HttpOnly/i);
+    const csrf = { 'x-csrf-token': signIn.json['data']['csrfToken'] as string };
+    // The link works once.
+    expect((await call('POST', '/console/v1/sign-in', {}, { token })).status).toBe(401);
+    const session = { cookie };
+    // Each app that serves console routes checks the cookie through the gateway's verifier.
+    expect(await call('GET', '/console/v1/balance', session)).toMatchObject({
+      status: 200,
+      json: { data: { available: '4' } },
+    });
+    expect((await call('GET', '/console/v1/tasks', session)).status).toBe(200);
+    expect((await call('GET', '/console/v1/usage', session)).status).toBe(200);
+    expect((await call('GET', '/console/v1/webhook-endpoints', session)).status).toBe(200);
+    // A state-changing call needs the CSRF token; refused, it creates nothing.
+    const refused = await call('POST', '/console/v1/keys', session, { name: 'no-csrf' });
+    expect(refused.status).toBe(403);
+    const created = await call('POST', '/console/v1/keys', { ...session, ...csrf }, { name: 'console' });
+    expect(created.status).toBe(200);
+    const keys = await call('GET', '/console/v1/keys', session);
+    expect((keys.json['data']['items'] as Json[]).map((k) => k['name'])).toEqual(['console']);
+    // Signed out, the cookie is refused everywhere.
+    expect((await call('POST', '/console/v1/sign-out', { ...session, ...csrf })).status).toBe(200);
+    expect((await call('GET', '/console/v1/balance', session)).status).toBe(401);
+    expect((await call('GET', '/console/v1/keys', session)).status).toBe(401);
+  });
+
   if (kind === 'fleet') {
     it('keeps /metrics off the public URL and serves it on the metrics port of each process', async () => {
       expect((await call('GET', '/metrics', {})).status).toBe(404);

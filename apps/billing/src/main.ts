@@ -5,6 +5,8 @@ import {
   API_KEY_AUTHENTICATOR_CONTRACT,
   FUNDS_CONTRACT,
   HOLDS_CONTRACT,
+  KEY_SPEND_CONTRACT,
+  CONSOLE_SESSION_VERIFIER_CONTRACT,
   httpForwardContract,
 } from '@gen/transport';
 import { BillingAppModule } from './app.module';
@@ -16,8 +18,13 @@ runService({
   // Billing answers holds, funds and its forwarded admin route; its routes' credentials and the accounts a
   // credit is checked against are the gateway's.
   ports: {
-    answers: [HOLDS_CONTRACT, FUNDS_CONTRACT, httpForwardContract('billing')],
-    calls: [API_KEY_AUTHENTICATOR_CONTRACT, ADMIN_TOKEN_VERIFIER_CONTRACT, ACCOUNT_DIRECTORY_CONTRACT],
+    answers: [HOLDS_CONTRACT, FUNDS_CONTRACT, KEY_SPEND_CONTRACT, httpForwardContract('billing')],
+    calls: [
+      API_KEY_AUTHENTICATOR_CONTRACT,
+      CONSOLE_SESSION_VERIFIER_CONTRACT,
+      ADMIN_TOKEN_VERIFIER_CONTRACT,
+      ACCOUNT_DIRECTORY_CONTRACT,
+    ],
   },
   rootModule: (config, logger) => BillingAppModule.forRoot(config, logger),
 });

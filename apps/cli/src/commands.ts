@@ -1,6 +1,6 @@
-/** One CLI command: its words, the flags it takes, and the admin API call it makes. */
+/** One CLI command: its words (one or two), the flags it takes, and the admin API call it makes. */
 export interface Command {
-  readonly words: readonly [string, string];
+  readonly words: readonly [string] | readonly [string, string];
   readonly required: readonly string[];
   readonly optional: readonly string[];
   readonly request: (flags: Readonly<Record<string, string>>) => {
@@ -106,6 +106,12 @@ export const COMMANDS: readonly Command[] = [
     required: ['account'],
     optional: [],
     request: (f) => ({ method: 'POST', path: `/admin/v1/accounts/${seg(f['account']!)}/console-tokens` }),
+  },
+  {
+    words: ['console-link'],
+    required: ['account'],
+    optional: [],
+    request: (f) => ({ method: 'POST', path: `/admin/v1/accounts/${seg(f['account']!)}/console-links` }),
   },
   {
     words: ['webhooks', 'deliveries'],

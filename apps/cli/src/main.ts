@@ -6,8 +6,10 @@ import { parseArgs, UsageError } from './parse-args';
 /** `npm run cli -- [--url URL] [--admin-token T] <command>`: one JSON object on stdout, or a JSON error on stderr. */
 async function main(argv: readonly string[]): Promise<number> {
   const { words, flags } = parseArgs(argv);
-  const command = COMMANDS.find((c) => c.words[0] === words[0] && c.words[1] === words[1]);
-  if (!command || words.length !== 2) {
+  const command = COMMANDS.find(
+    (c) => c.words.length === words.length && c.words.every((word, i) => word === words[i]),
+  );
+  if (!command) {
     throw new UsageError(
       `unknown command "${words.join(' ')}"; commands: ${COMMANDS.map((c) => c.words.join(' ')).join(', ')}`,
     );

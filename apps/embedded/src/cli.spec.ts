@@ -137,6 +137,23 @@ describe('admin CLI, end to end against a running service', () => {
     const { token } = (await ok(['console-token', 'create', '--account', accountId])) as { token: string };
     expect(token).toMatch(/^gcs_/);
 
+    const link = (await ok(['console-link', '--account', accountId])) as { url: string; expiresAt: string };
+    expect(Object.keys(link).sort()).toEqual(['expiresAt', 'url']);
+    expect(link.url).toMatch(new RegExp(`^${app.baseUrl}/console/sign-in#token=gcl_[0-9A-Za-z]{43}$`));
+    const signIn = () =>
+      fetch(`${app.baseUrl}/console/v1/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: new URL(link.url).hash.slice('#token='.length) }),
+      });
+    const first = await signIn();
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as { data: { accountId: string } }).data.accountId).toBe(accountId);
+    expect((await signIn()).status).toBe(401);
+    const unknown = await cli([...base, 'console-link', '--account', 'acc_01J0000000000000000000000Z']);
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stderr)).toMatchObject({ error: { status: 404, code: 404 } });
+
     expect(await ok(['groups', 'set', '--name', 'pro', '--multiplier', '0.85'])).toEqual({
       name: 'pro',
       multiplier: '0.85',

@@ -71,7 +71,7 @@ describe('the OpenAPI document agrees with what the service does', () => {
     const me = await checked('GET', '/console/v1/session', {
       headers: { authorization: `Bearer ${consoleToken}` },
     });
-    expect(me.json['data']).toEqual({ accountId, language: 'ko' });
+    expect(me.json['data']).toEqual({ accountId, language: 'ko', expiresAt: expect.any(String) });
     await checked('GET', '/console/v1/session', { headers: { authorization: `Bearer ${app.boot.apiKey}` } });
     await checked('GET', '/console/v1/session');
     await checked('GET', '/admin/v1/groups', { headers: admin });
@@ -198,6 +198,66 @@ describe('the OpenAPI document agrees with what the service does', () => {
     });
     await checked('GET', '/console/v1/webhook-events', { headers: console });
     await checked('GET', '/console/v1/webhook-events');
+  });
+
+  it("describes the web console's routes as they answer, with the cookie and with a bearer token", async () => {
+    const admin = { authorization: `Bearer ${app.boot.adminToken}` };
+    const accountId = app.boot.accountId;
+    const link = await checked('POST', `/admin/v1/accounts/${accountId}/console-links`, { headers: admin });
+    await checked('POST', '/admin/v1/accounts/acc_01J0000000000000000000000Z/console-links', {
+      headers: admin,
+    });
+    const token = new URL((link.json['data'] as { url: string }).url).hash.slice('#token='.length);
+    const signedIn = await checked('POST', '/console/v1/sign-in', { body: { token } });
+    await checked('POST', '/console/v1/sign-in', { body: { token } });
+    await checked('POST', '/console/v1/sign-in', { body: { token: 1 } });
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    const csrf = (signedIn.json['data'] as { csrfToken: string }).csrfToken;
+    const browser = { cookie, 'x-csrf-token': csrf };
+    await checked('GET', '/console/v1/session', { headers: { cookie } });
+
+    const keys = await checked('GET', '/console/v1/keys', { headers: browser });
+    await checked('GET', '/console/v1/keys?x=1', { headers: browser });
+    const created = await checked('POST', '/console/v1/keys', { headers: browser, body: { name: 'doc' } });
+    await checked('POST', '/console/v1/keys', { headers: { cookie }, body: { name: 'doc' } });
+    const keyId = (created.json['data'] as { keyId: string }).keyId;
+    await checked('PATCH', `/console/v1/keys/${keyId}`, { headers: browser, body: { dailyCap: null } });
+    await checked('PATCH', '/console/v1/keys/key_0000000000000000', {
+      headers: browser,
+      body: { name: 'x' },
+    });
+    await checked('POST', `/console/v1/keys/${keyId}/revoke`, { headers: browser });
+    await checked('POST', '/console/v1/keys/key_0000000000000000/revoke', { headers: browser });
+    await checked('POST', '/console/v1/signing-secret/rotate', { headers: browser });
+    await checked('POST', '/console/v1/signing-secret/rotate', { headers: { cookie } });
+    expect((keys.json['data'] as { items: unknown[] }).items.length).toBeGreaterThan(0);
+
+    await checked('GET', '/console/v1/balance', { headers: browser });
+    await checked('GET', '/console/v1/balance');
+    await checked('GET', '/console/v1/usage', { headers: browser });
+    await checked('GET', '/console/v1/usage?from=2026-01-01&to=2026-12-31', { headers: browser });
+    const tasks = await checked('GET', '/console/v1/tasks?limit=5', { headers: browser });
+    await checked('GET', '/console/v1/tasks?limit=0', { headers: browser });
+    const taskId = String((tasks.json['data'] as { items: { taskId: string }[] }).items[0]!.taskId);
+    await checked('GET', `/console/v1/tasks/${taskId}`, { headers: browser });
+    await checked('GET', '/console/v1/tasks/job_01J0000000000000000000000Z', { headers: browser });
+    await checked('GET', `/console/v1/webhook-deliveries?taskId=${taskId}`, { headers: browser });
+    await checked('GET', '/console/v1/tasks/job_x/webhooks', { headers: browser });
+    await checked('POST', '/console/v1/webhook-deliveries/whd_01J0000000000000000000000Z/redeliver', {
+      headers: browser,
+    });
+    await checked('POST', '/console/v1/webhook-deliveries/whd_01J0000000000000000000000Z/redeliver', {
+      headers: { cookie },
+    });
+    const endpoints = await checked('GET', '/console/v1/webhook-endpoints', { headers: browser });
+    const endpointId = String((endpoints.json['data'] as { items: { id: string }[] }).items[0]!.id);
+    await checked('GET', `/console/v1/webhook-endpoints/${endpointId}/messages`, { headers: browser });
+    await checked('GET', '/console/v1/webhook-endpoints/whe_01J0000000000000000000000Z/messages', {
+      headers: browser,
+    });
+    await checked('POST', '/console/v1/sign-out', { headers: { cookie } });
+    await checked('POST', '/console/v1/sign-out', { headers: browser });
+    await checked('POST', '/console/v1/sign-out', { headers: browser });
   });
 
   it('describes the compatibility endpoints as they answer, in each protocol’s own shapes', async () => {

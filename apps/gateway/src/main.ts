@@ -6,6 +6,7 @@ import {
   API_KEY_AUTHENTICATOR_CONTRACT,
   CONSOLE_SESSION_VERIFIER_CONTRACT,
   FUNDS_CONTRACT,
+  KEY_SPEND_CONTRACT,
   httpForwardContract,
 } from '@gen/transport';
 import { GatewayAppModule } from './app.module';
@@ -14,7 +15,7 @@ runService({
   name: 'gateway',
   needs: ['database', 'redis'],
   // The gateway owns the accounts: it answers the credential checks and the account directory for the other
-  // apps. It calls billing for an account's opening credit, and forwards the admin routes of billing and media
+  // apps. It calls billing for an account's opening credit and its keys' spend today (the console), and forwards the admin routes of billing and media
   // under `/admin/v1/accounts/{id}/` to them (FORWARDED_ROUTES).
   ports: {
     answers: [
@@ -23,7 +24,7 @@ runService({
       ADMIN_TOKEN_VERIFIER_CONTRACT,
       ACCOUNT_DIRECTORY_CONTRACT,
     ],
-    calls: [FUNDS_CONTRACT, httpForwardContract('billing'), httpForwardContract('media')],
+    calls: [FUNDS_CONTRACT, KEY_SPEND_CONTRACT, httpForwardContract('billing'), httpForwardContract('media')],
   },
   rootModule: (config, logger) => GatewayAppModule.forRoot(config, logger),
   afterListen: async (app, baseUrl) => {

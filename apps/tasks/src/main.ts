@@ -2,6 +2,7 @@ import { runService } from '@gen/platform';
 import {
   API_KEY_AUTHENTICATOR_CONTRACT,
   CATALOG_DOCUMENT_CONTRACT,
+  CONSOLE_SESSION_VERIFIER_CONTRACT,
   FILES_CONTRACT,
   HOLDS_CONTRACT,
 } from '@gen/transport';
@@ -11,10 +12,16 @@ runService({
   name: 'tasks',
   // Redis: the per-key request limits its routes share with the other edges, and the circuits of the catalog.
   needs: ['database', 'redis', 'kafka', 's3'],
-  // API keys (the gateway), holds (billing), the `service://` files of task input (media), the catalog.
+  // API keys and console sessions (the gateway), holds (billing), the `service://` files of task input (media), the catalog.
   ports: {
     answers: [],
-    calls: [API_KEY_AUTHENTICATOR_CONTRACT, HOLDS_CONTRACT, FILES_CONTRACT, CATALOG_DOCUMENT_CONTRACT],
+    calls: [
+      API_KEY_AUTHENTICATOR_CONTRACT,
+      CONSOLE_SESSION_VERIFIER_CONTRACT,
+      HOLDS_CONTRACT,
+      FILES_CONTRACT,
+      CATALOG_DOCUMENT_CONTRACT,
+    ],
   },
   rootModule: (config, logger) => TasksAppModule.forRoot(config, logger),
 });

@@ -1,9 +1,11 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { FUNDS_PORT, HOLDS_PORT } from '@gen/contracts';
+import { FUNDS_PORT, HOLDS_PORT, KEY_SPEND_PORT } from '@gen/contracts';
 import { BILLING_OPTIONS, DEFAULT_BILLING_OPTIONS, type BillingOptions } from './domain/billing-options';
 import { BillingOutboxRelay } from './events/billing-outbox.relay';
 import { TaskLifecycleConsumer } from './events/task-lifecycle.consumer';
 import { HoldsService } from './ports/holds.service';
+import { KeySpendService } from './ports/key-spend.service';
+import { ConsoleBalanceController } from './http/console-balance.controller';
 import { CreditController } from './http/credit.controller';
 import { BillingPrisma } from './persistence/billing-prisma';
 import { FundsRepository } from './persistence/funds.repository';
@@ -22,7 +24,10 @@ import { StaleHoldsSweeper } from './workers/stale-holds.sweeper';
 import { BillingMetrics } from './workers/billing-metrics';
 
 export interface BillingModuleOptions extends Partial<BillingOptions> {
-  /** Serve `/api/v1/chat/credit` and `/admin/v1/accounts/{id}/credits` (default true): the gateway; embedded mode. */
+  /**
+   * Serve `/api/v1/chat/credit`, `/console/v1/balance` and `/admin/v1/accounts/{id}/credits` (default true):
+   * the gateway; embedded mode.
+   */
   readonly http?: boolean;
   /**
    * Offer FUNDS_PORT and HOLDS_PORT to the other modules of the process (default true). False where the
@@ -54,12 +59,14 @@ export interface BillingModuleOptions extends Partial<BillingOptions> {
     ReleaseHoldUseCase,
     ReleaseStaleHoldsUseCase,
     HoldsService,
+    KeySpendService,
     StaleHoldsSweeper,
     BillingMetrics,
     TaskLifecycleConsumer,
     BillingOutboxRelay,
     { provide: FUNDS_PORT, useExisting: AddCreditUseCase },
     { provide: HOLDS_PORT, useExisting: HoldsService },
+    { provide: KEY_SPEND_PORT, useExisting: KeySpendService },
   ],
 })
 export class BillingModule {
@@ -67,9 +74,10 @@ export class BillingModule {
   static forRoot({ http = true, ports = true, ...options }: BillingModuleOptions = {}): DynamicModule {
     return {
       module: BillingModule,
-      controllers: http ? [CreditController] : [],
+      controllers: http ? [CreditController, ConsoleBalanceController] : [],
       providers: [{ provide: BILLING_OPTIONS, useValue: { ...DEFAULT_BILLING_OPTIONS, ...options } }],
-      exports: ports ? [FUNDS_PORT, HOLDS_PORT] : [],
+      // Where the billing app answers them instead (`ports: false`), the process calls them over the transport.
+      exports: ports ? [FUNDS_PORT, HOLDS_PORT, KEY_SPEND_PORT] : [],
     };
   }
 }

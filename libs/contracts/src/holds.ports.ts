@@ -13,8 +13,10 @@ export interface ReserveHoldCommand {
   readonly model: string;
   /** USD decimal, > 0: the estimate and the ceiling of the charge. */
   readonly amount: string;
-  /** The key's daily spend cap, USD decimal. Holds and settled charges of the key's UTC day count. */
-  readonly dailyCap: string;
+  /**
+   * The key's daily spend cap, USD decimal; null: no cap. Holds and settled charges of the key's UTC day count.
+   */
+  readonly dailyCap: string | null;
 }
 
 export type HoldStatus = 'reserved' | 'confirmed' | 'settled' | 'released';
@@ -33,7 +35,7 @@ export interface FundsCheck {
   readonly keyId: string;
   readonly model: string;
   readonly amount: string;
-  readonly dailyCap: string;
+  readonly dailyCap: string | null;
 }
 
 export interface HoldsPort {

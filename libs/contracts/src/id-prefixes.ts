@@ -6,6 +6,7 @@ export const IdPrefix = {
   account: 'acc',
   apiKey: 'key',
   consoleSession: 'cses',
+  consoleLink: 'csl',
   adminToken: 'adm',
   fundingSource: 'fund',
   ledgerEntry: 'led',
@@ -25,3 +26,5 @@ export const API_KEY_PREFIX = 'gts_';
 /** Prefix of console session tokens and admin tokens. */
 export const CONSOLE_TOKEN_PREFIX = 'gcs_';
 export const ADMIN_TOKEN_PREFIX = 'gadm_';
+/** Prefix of the one-time tokens of console sign-in links. */
+export const CONSOLE_LINK_PREFIX = 'gcl_';

@@ -2,6 +2,7 @@ export * from './error-codes';
 export * from './id-prefixes';
 export * from './auth.ports';
 export * from './funds.ports';
+export * from './key-spend.ports';
 export * from './events';
 export * from './holds.ports';
 export * from './task-events';

@@ -1,6 +1,7 @@
 export { installEdge, SerializedJson, type RequestObserver } from './install-edge';
 export { installDirectRoutes } from './direct-routes';
 export { routeFamily, type RouteFamily } from './route-family';
+export { cookieValue, isSecureRequest, requestBaseUrl } from './request-origin';
 export { renderError } from './error-responder';
 export { EnvelopeExceptionFilter } from './envelope-exception.filter';
 export { envelopeClientErrors, envelopeFrameworkErrors } from './client-errors';
@@ -15,6 +16,7 @@ export {
   type ReadinessProbe,
 } from './health.controller';
 export {
+  CONSOLE_SECURITY,
   buildOpenApiDocument,
   envelopeResponse,
   errorResponses,

@@ -1,9 +1,12 @@
 import {
   API_KEY_PREFIX,
   BusinessCode,
+  CONSOLE_SESSION_COOKIE,
+  CSRF_HEADER,
   type AdminTokenVerifier,
   type ApiKeyAuthenticator,
   type ApiKeyPrincipal,
+  type ConsolePrincipal,
   type ConsoleSessionVerifier,
 } from '@gen/contracts';
 import {
@@ -19,6 +22,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, compatApiKey, nativeApiKey, refuseQueryCredential } from './credentials';
 import { installFormFields } from './form-fields';
+import { cookieValue } from './request-origin';
 import type { EdgeState } from './edge-state';
 import type { RateDecision, RateLimitStore, TokenBucketPolicy } from './rate-limit';
 import { routeFamily, usesEnvelope, type RouteFamily } from './route-family';
@@ -83,6 +87,46 @@ function admitKey(
   applyRateDecision(decision, reply);
 }
 
+/** Methods that change something: with a session cookie they need the session's CSRF token. */
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * `/console/v1`: a bearer console token (no CSRF token: it is no ambient credential), else the session
+ * cookie of a sign-in link, whose state-changing calls must carry `X-CSRF-Token` (403, nothing done).
+ * The bearer header wins when both are sent.
+ */
+function authenticateConsole(
+  request: FastifyRequest,
+  edge: EdgeState,
+  verifier: ConsoleSessionVerifier,
+): Promise<void> {
+  const bearer = bearerToken(request);
+  if (bearer !== null) {
+    return verifier.verify(bearer).then((session) => {
+      if (!session) throw new DomainError(BusinessCode.Unauthorized, 'auth.console_required');
+      edge.console = session;
+    });
+  }
+  const cookie = cookieValue(request, CONSOLE_SESSION_COOKIE);
+  if (cookie === null)
+    return Promise.reject(new DomainError(BusinessCode.Unauthorized, 'auth.console_required'));
+  const header = request.headers[CSRF_HEADER];
+  const csrfToken = (Array.isArray(header) ? header[0] : header) || null;
+  return verifier.verify(cookie, { csrfToken }).then((session) => {
+    if (!session) throw new DomainError(BusinessCode.Unauthorized, 'auth.console_session_required');
+    if (STATE_CHANGING.has(request.method)) refuseWithoutCsrf(session, csrfToken);
+    edge.console = session;
+  });
+}
+
+function refuseWithoutCsrf(session: ConsolePrincipal, csrfToken: string | null): void {
+  if (session.csrfMatches === true) return;
+  throw new DomainError(
+    BusinessCode.Forbidden,
+    csrfToken === null ? 'auth.csrf_missing' : 'auth.csrf_invalid',
+  );
+}
+
 /**
  * Authenticates by route family. Returns nothing when it could decide at once (a recently verified key:
  * the hot path stays synchronous), or a promise when it had to ask a verifier.
@@ -119,12 +163,7 @@ function authenticate(
     case 'console': {
       const consoleSessions = deps.consoleSessions;
       if (!consoleSessions) throw notServedHere();
-      const token = bearerToken(request);
-      if (!token) throw new DomainError(BusinessCode.Unauthorized, 'auth.console_required');
-      return consoleSessions.verify(token).then((session) => {
-        if (!session) throw new DomainError(BusinessCode.Unauthorized, 'auth.console_required');
-        edge.console = session;
-      });
+      return authenticateConsole(request, edge, consoleSessions);
     }
     case 'public':
     case 'system':

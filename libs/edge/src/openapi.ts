@@ -67,6 +67,9 @@ export function errorResponses(statuses: readonly number[]): Record<string, unkn
   return out;
 }
 
+/** Who may call a `/console/v1` route: a bearer console token or the web console's cookie (with CSRF). */
+export const CONSOLE_SECURITY = [{ consoleSession: [] }, { consoleCookie: [] }];
+
 export function envelopeResponse(
   description: string,
   data: TSchema,
@@ -164,7 +167,14 @@ export function buildOpenApiDocument(fragments: readonly OpenApiFragment[]): Rec
           consoleSession: {
             type: 'http',
             scheme: 'bearer',
-            description: 'Console session token (`gcs_...`).',
+            description: 'Console session token (`gcs_...`, `console-token create`): no CSRF token needed.',
+          },
+          consoleCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'console_session',
+            description:
+              "The web console's session cookie, set by `POST /console/v1/sign-in`. Every POST, PUT, PATCH and DELETE with it must send `X-CSRF-Token` (the `csrfToken` of sign-in or of `GET /console/v1/session`), else 403.",
           },
           ...securitySchemes,
         },

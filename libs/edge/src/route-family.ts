@@ -9,7 +9,7 @@ export type RouteFamily =
   | 'gemini' // /v1beta: Google error shape
   | 'admin' // /admin/v1: envelope, admin token
   | 'console' // /console/v1: envelope, console session token
-  | 'public' // /console/v1/catalog: envelope, no credential
+  | 'public' // /console/v1/catalog, /console/v1/sign-in: envelope, no credential
   | 'system'; // /healthz, /readyz, /openapi.json and anything else: envelope errors, no credential
 
 /** True when `url` is `prefix` itself or continues it with `/` or `?`. */
@@ -25,7 +25,7 @@ export function routeFamily(url: string): RouteFamily {
   if (under(url, '/v1/messages')) return 'anthropic';
   if (under(url, '/v1')) return 'openai';
   if (under(url, '/admin/v1')) return 'admin';
-  if (under(url, '/console/v1/catalog')) return 'public';
+  if (under(url, '/console/v1/catalog') || under(url, '/console/v1/sign-in')) return 'public';
   if (under(url, '/console/v1')) return 'console';
   return 'system';
 }

@@ -3,6 +3,7 @@ import { APP_CONFIG, type AppConfig } from '@gen/core';
 import { parseAllowPrivateCidrs } from '@gen/ssrf';
 import { TASKS_OPTIONS, type TasksOptions } from './domain/task-options';
 import { TaskFlowWorker } from './events/task-flow.worker';
+import { ConsoleTasksController } from './http/console-tasks.controller';
 import { TaskOutputsController } from './http/task-outputs.controller';
 import { TasksController } from './http/tasks.controller';
 import { TaskRepository } from './persistence/task.repository';
@@ -32,7 +33,8 @@ export interface TasksModuleOptions {
   readonly workers: boolean;
   /**
    * Serve the task routes (`/api/v1/jobs/...`, `/api/v1/usage`, the download tickets of task outputs
-   * `/api/v1/common/download-url`): the gateway; embedded mode.
+   * `/api/v1/common/download-url`) and the console's task history and usage (`/console/v1/tasks`,
+   * `/console/v1/usage`): the gateway; embedded mode.
    */
   readonly http: boolean;
   /**
@@ -89,7 +91,7 @@ export class TasksModule {
       module: TasksModule,
       // TEXT_TASKS and COMPAT_TASKS reach the compatibility endpoints without one library importing the other.
       global: true,
-      controllers: options.http ? [TasksController, TaskOutputsController] : [],
+      controllers: options.http ? [TasksController, TaskOutputsController, ConsoleTasksController] : [],
       providers,
       exports: [ExpireTasksUseCase, PurgeTaskUseCase, ...(options.compat ? [TEXT_TASKS, COMPAT_TASKS] : [])],
     };

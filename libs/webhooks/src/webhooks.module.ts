@@ -2,6 +2,7 @@ import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/co
 import { endpointUrlPolicyProvider } from './domain/endpoint-url.policy';
 import { WebhookDeliveryWorker } from './events/webhook-delivery.worker';
 import { AdminDeliveriesController } from './http/admin-deliveries.controller';
+import { ConsoleDeliveriesController } from './http/console-deliveries.controller';
 import { EndpointsController } from './http/endpoints.controller';
 import { WebhookSender } from './outbound/webhook-sender';
 import { DeliveryRepository } from './persistence/delivery.repository';
@@ -12,6 +13,7 @@ import { CreateEndpointUseCase } from './use-cases/create-endpoint.use-case';
 import { DeliverCallbackUseCase } from './use-cases/deliver-callback.use-case';
 import { DeliverEndpointMessageUseCase } from './use-cases/deliver-endpoint-message.use-case';
 import { GetEndpointUseCase } from './use-cases/get-endpoint.use-case';
+import { ListEndpointMessagesUseCase } from './use-cases/list-endpoint-messages.use-case';
 import { ListEndpointsUseCase } from './use-cases/list-endpoints.use-case';
 import { ListTaskWebhooksUseCase } from './use-cases/list-task-webhooks.use-case';
 import { QueueEndpointMessagesUseCase } from './use-cases/queue-endpoint-messages.use-case';
@@ -41,7 +43,8 @@ export interface WebhooksModuleOptions {
   readonly workers: boolean;
   /**
    * Serve the endpoint management (`/console/v1/webhook-endpoints`, `/console/v1/webhook-events`) and the
-   * deliveries' administration (`/admin/v1/webhook-deliveries`): the gateway; embedded mode.
+   * deliveries' administration (`/admin/v1/webhook-deliveries`) and the console's view of them (a task's
+   * webhooks, an endpoint's messages, redelivery): the gateway; embedded mode.
    */
   readonly http: boolean;
 }
@@ -57,7 +60,9 @@ export class WebhooksModule {
   static forRoot(options: WebhooksModuleOptions): DynamicModule {
     return {
       module: WebhooksModule,
-      controllers: options.http ? [AdminDeliveriesController, ...ENDPOINT_CONTROLLERS] : [],
+      controllers: options.http
+        ? [AdminDeliveriesController, ConsoleDeliveriesController, ...ENDPOINT_CONTROLLERS]
+        : [],
       providers: [
         WebhooksMigrations,
         DeliveryRepository,
@@ -68,6 +73,7 @@ export class WebhooksModule {
         DeliverEndpointMessageUseCase,
         ListTaskWebhooksUseCase,
         RedeliverWebhookUseCase,
+        ListEndpointMessagesUseCase,
         ...ENDPOINT_PROVIDERS,
         ...(options.workers ? [WebhookDeliveryWorker, WebhookMetrics] : []),
       ],

@@ -116,6 +116,10 @@ Ingress with that table. Any other path goes to the gateway (INGRESS_DEFAULT_APP
 - { path: /console/v1/catalog, pathType: Prefix, app: catalog }
 - { path: /console/v1/webhook-endpoints, pathType: Prefix, app: webhooks }
 - { path: /console/v1/webhook-events, pathType: Prefix, app: webhooks }
+- { path: /console/v1/webhook-deliveries, pathType: Prefix, app: webhooks }
+- { path: /console/v1/balance, pathType: Exact, app: billing }
+- { path: /console/v1/usage, pathType: Exact, app: tasks }
+- { path: /console/v1/tasks, pathType: Prefix, app: tasks }
 - { path: /admin/v1, pathType: Prefix, app: gateway }
 - { path: /admin/v1/webhook-deliveries, pathType: Prefix, app: webhooks }
 - { path: /objects/v1, pathType: Prefix, app: gateway }

@@ -1,4 +1,11 @@
-import { ADMIN_TOKEN_PREFIX, API_KEY_PREFIX, CONSOLE_TOKEN_PREFIX, IdPrefix } from '@gen/contracts';
+import { createHmac } from 'node:crypto';
+import {
+  ADMIN_TOKEN_PREFIX,
+  API_KEY_PREFIX,
+  CONSOLE_LINK_PREFIX,
+  CONSOLE_TOKEN_PREFIX,
+  IdPrefix,
+} from '@gen/contracts';
 import { randomBase62 } from '@gen/core';
 
 const KEY_BODY = 16;
@@ -32,6 +39,20 @@ export function keyIdOf(presented: string): string | null {
 }
 
 export const issueConsoleToken = (): string => `${CONSOLE_TOKEN_PREFIX}${randomBase62(43)}`;
+/** The one-time token of a console sign-in link (256 bits). */
+export const issueConsoleLinkToken = (): string => `${CONSOLE_LINK_PREFIX}${randomBase62(43)}`;
+
+/**
+ * The CSRF token of a cookie session: derived from the session token (HMAC keyed by it), so the server can
+ * hand it out again to a reloaded page that still holds the cookie, while only its hash is stored. Knowing
+ * it reveals nothing of the session token.
+ */
+export const csrfTokenOf = (sessionToken: string): string =>
+  createHmac('sha256', sessionToken).update('console csrf v1').digest('base64url');
+
+/** The public part of an API key that the console lists: the fixed prefix and the key id's body. */
+export const keyPrefixOf = (keyId: string): string =>
+  `${API_KEY_PREFIX}${keyId.slice(IdPrefix.apiKey.length + 1)}`;
 export const issueAdminToken = (): string => `${ADMIN_TOKEN_PREFIX}${randomBase62(40)}`;
 /** The account-wide callback signing secret (HMAC key of task callbacks). */
 export const issueSigningSecret = (): string => `sk_sign_${randomBase62(32)}`;

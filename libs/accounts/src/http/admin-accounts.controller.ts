@@ -1,7 +1,22 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
-import { parseUsd } from '@gen/core';
-import { NoQuery, QueryPipe, SchemaPipe } from '@gen/edge';
+import {
+  Body,
+  Controller,
+  Get,
+  Header,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+} from '@nestjs/common';
+import { APP_CONFIG, parseUsd, type AppConfig } from '@gen/core';
+import { NoQuery, QueryPipe, SchemaPipe, requestBaseUrl } from '@gen/edge';
+import type { FastifyRequest } from 'fastify';
 import { ConsoleSessionsUseCase } from '../use-cases/console-sessions.use-case';
+import { CreateConsoleLinkUseCase } from '../use-cases/create-console-link.use-case';
 import { CreateAccountUseCase } from '../use-cases/create-account.use-case';
 import { CreateApiKeyUseCase } from '../use-cases/create-api-key.use-case';
 import { GetAccountUseCase } from '../use-cases/get-account.use-case';
@@ -37,6 +52,8 @@ export class AdminAccountsController {
     private readonly signingSecret: RotateSigningSecretUseCase,
     private readonly consoleSessions: ConsoleSessionsUseCase,
     private readonly groups: ManageGroupsUseCase,
+    private readonly consoleLinks: CreateConsoleLinkUseCase,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Post('accounts')
@@ -105,6 +122,14 @@ export class AdminAccountsController {
   @HttpCode(200)
   createConsoleToken(@Param('accountId', accountIdOf) accountId: string) {
     return this.consoleSessions.create(accountId);
+  }
+
+  /** A one-time sign-in link to the web console: PUBLIC_BASE_URL, else the origin this request came to. */
+  @Post('accounts/:accountId/console-links')
+  @HttpCode(200)
+  @Header('cache-control', 'no-store')
+  createConsoleLink(@Req() request: FastifyRequest, @Param('accountId', accountIdOf) accountId: string) {
+    return this.consoleLinks.execute(accountId, this.config.PUBLIC_BASE_URL || requestBaseUrl(request));
   }
 
   @Get('groups')

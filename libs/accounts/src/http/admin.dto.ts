@@ -77,9 +77,15 @@ export const KeyResult = Type.Object(
   {
     keyId: Type.String({ pattern: '^key_' }),
     accountId: Type.String({ pattern: '^acc_' }),
+    prefix: Type.String({ pattern: '^gts_', description: 'The public beginning of the key.' }),
     name: Type.String(),
-    dailyCap: Type.String(),
+    dailyCap: Type.Union([Type.String(), Type.Null()], {
+      description: 'USD decimal; null: no daily cap (cleared in the console).',
+    }),
     createdAt: Type.String({ format: 'date-time' }),
+    lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When the key was last used, to within a minute; null: never.',
+    }),
     revoked: Type.Boolean(),
     revokedAt: Type.Optional(Type.String({ format: 'date-time' })),
   },

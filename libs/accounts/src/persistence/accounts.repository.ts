@@ -16,7 +16,7 @@ export interface ApiKeyWithAccount {
   readonly accountId: string;
   readonly secretHash: string;
   readonly revokedAt: Date | null;
-  readonly dailyCapE9: bigint;
+  readonly dailyCapE9: bigint | null;
   readonly account: { readonly language: string | null; readonly groupName: string };
 }
 
@@ -25,9 +25,11 @@ export interface ApiKeyRecord {
   readonly id: string;
   readonly accountId: string;
   readonly name: string;
-  readonly dailyCapE9: bigint;
+  /** Null: no daily cap. */
+  readonly dailyCapE9: bigint | null;
   readonly createdAt: Date;
   readonly revokedAt: Date | null;
+  readonly lastUsedAt: Date | null;
 }
 
 const API_KEY_RECORD = {
@@ -37,7 +39,17 @@ const API_KEY_RECORD = {
   dailyCapE9: true,
   createdAt: true,
   revokedAt: true,
+  lastUsedAt: true,
 } as const satisfies Record<keyof ApiKeyRecord, true>;
+
+export interface ConsoleSessionRow {
+  readonly id: string;
+  readonly accountId: string;
+  readonly expiresAt: Date;
+  readonly revokedAt: Date | null;
+  readonly csrfHash: string | null;
+  readonly account: { readonly language: string | null };
+}
 
 /** Data access of the accounts schema. Reads of tenant data take the account id. */
 @Injectable()
@@ -94,7 +106,7 @@ export class AccountsRepository {
     accountId: string;
     name: string;
     secretHash: string;
-    dailyCapE9: bigint;
+    dailyCapE9: bigint | null;
   }): Promise<{ id: string; createdAt: Date }> {
     return this.prisma.apiKey.create({ data: row, select: { id: true, createdAt: true } });
   }
@@ -138,26 +150,40 @@ export class AccountsRepository {
     await this.prisma.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: at } });
   }
 
-  async setDailyCap(keyId: string, dailyCapE9: bigint): Promise<void> {
+  async setDailyCap(keyId: string, dailyCapE9: bigint | null): Promise<void> {
     await this.prisma.apiKey.update({ where: { id: keyId }, data: { dailyCapE9 } });
   }
 
+  /** Changes the name and/or the daily cap (null clears it) of one key of this account; false when it is not. */
+  async updateApiKey(
+    accountId: string,
+    keyId: string,
+    change: { name?: string; dailyCapE9?: bigint | null },
+  ): Promise<boolean> {
+    const result = await this.prisma.apiKey.updateMany({ where: { id: keyId, accountId }, data: change });
+    return result.count === 1;
+  }
+
+  /** Records a use of the key, unless one at or after `notBefore` is already recorded. */
+  async touchApiKey(keyId: string, at: Date, notBefore: Date): Promise<void> {
+    await this.prisma.apiKey.updateMany({
+      where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: notBefore } }] },
+      data: { lastUsedAt: at },
+    });
+  }
+
+  /** `csrfHash`: cookie sessions (signed in through a link) only; null for bearer console tokens. */
   createConsoleSession(row: {
     id: string;
     accountId: string;
     tokenHash: string;
     expiresAt: Date;
+    csrfHash?: string | null;
   }): Promise<unknown> {
     return this.prisma.consoleSession.create({ data: row });
   }
 
-  findConsoleSession(tokenHash: string): Promise<{
-    id: string;
-    accountId: string;
-    expiresAt: Date;
-    revokedAt: Date | null;
-    account: { language: string | null };
-  } | null> {
+  findConsoleSession(tokenHash: string): Promise<ConsoleSessionRow | null> {
     return this.prisma.consoleSession.findUnique({
       where: { tokenHash },
       select: {
@@ -165,9 +191,40 @@ export class AccountsRepository {
         accountId: true,
         expiresAt: true,
         revokedAt: true,
+        csrfHash: true,
         account: { select: { language: true } },
       },
     });
+  }
+
+  /** Revokes the session of this account once; a second call keeps the first time. */
+  async revokeConsoleSession(accountId: string, sessionId: string, at: Date): Promise<void> {
+    await this.prisma.consoleSession.updateMany({
+      where: { id: sessionId, accountId, revokedAt: null },
+      data: { revokedAt: at },
+    });
+  }
+
+  createConsoleLink(row: {
+    id: string;
+    accountId: string;
+    tokenHash: string;
+    expiresAt: Date;
+  }): Promise<unknown> {
+    return this.prisma.consoleLink.create({ data: row, select: { id: true } });
+  }
+
+  /**
+   * Marks the link used if it is unused and unexpired at `now`, in one statement (two sign-ins with one link:
+   * one wins). The account it signs in to, or null when it was unknown, used or expired.
+   */
+  async consumeConsoleLink(tokenHash: string, now: Date): Promise<{ accountId: string } | null> {
+    const consumed = await this.prisma.consoleLink.updateMany({
+      where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
+      data: { usedAt: now },
+    });
+    if (consumed.count !== 1) return null;
+    return this.prisma.consoleLink.findUnique({ where: { tokenHash }, select: { accountId: true } });
   }
 
   async adminTokenExists(token: string): Promise<boolean> {

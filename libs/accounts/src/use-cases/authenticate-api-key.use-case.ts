@@ -1,13 +1,32 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ApiKeyAuthenticator, ApiKeyPrincipal } from '@gen/contracts';
-import { NANOS_PER_USD, formatUsd, hashSecret, sameHash } from '@gen/core';
+import {
+  CLOCK,
+  LOGGER,
+  NANOS_PER_USD,
+  formatUsd,
+  hashSecret,
+  sameHash,
+  type Clock,
+  type Logger,
+} from '@gen/core';
 import { keyIdOf } from '../domain/credentials';
 import { AccountsRepository } from '../persistence/accounts.repository';
+
+/** A key's `lastUsedAt` is written at most this often per process (the console shows it to the minute). */
+export const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** Verifies a presented API key: well-formed, known, hash equal in constant time, not revoked. */
 @Injectable()
 export class AuthenticateApiKeyUseCase implements ApiKeyAuthenticator {
-  constructor(private readonly accounts: AccountsRepository) {}
+  /** When this process last recorded each key's use. */
+  private readonly recorded = new Map<string, number>();
+
+  constructor(
+    private readonly accounts: AccountsRepository,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
 
   async authenticate(presentedKey: string): Promise<ApiKeyPrincipal | null> {
     const keyId = keyIdOf(presentedKey);
@@ -15,6 +34,7 @@ export class AuthenticateApiKeyUseCase implements ApiKeyAuthenticator {
     const key = await this.accounts.findApiKeyForAuth(keyId);
     if (!key || key.revokedAt !== null || !sameHash(key.secretHash, hashSecret(presentedKey))) return null;
     const multiplierE9 = await this.accounts.groupMultiplierE9(key.account.groupName);
+    this.recordUse(key.id);
     return {
       accountId: key.accountId,
       keyId: key.id,
@@ -22,7 +42,22 @@ export class AuthenticateApiKeyUseCase implements ApiKeyAuthenticator {
       group: key.account.groupName,
       // A group without a row prices at the standard rate.
       priceMultiplier: formatUsd(multiplierE9 ?? NANOS_PER_USD),
-      dailySpendCap: formatUsd(key.dailyCapE9),
+      dailySpendCap: key.dailyCapE9 === null ? null : formatUsd(key.dailyCapE9),
     };
+  }
+
+  /**
+   * Records the key's use off the request's path (nobody waits for it; a failure is only logged), at most once
+   * a minute per process: verifications already miss the key cache at most once a second per key.
+   */
+  private recordUse(keyId: string): void {
+    const now = this.clock.now();
+    const last = this.recorded.get(keyId);
+    if (last !== undefined && now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
+    this.recorded.set(keyId, now.getTime());
+    if (this.recorded.size > 100_000) this.recorded.clear();
+    this.accounts
+      .touchApiKey(keyId, now, new Date(now.getTime() - LAST_USED_RESOLUTION_MS))
+      .catch((error: unknown) => this.logger.warn({ err: error, keyId }, 'could not record a key use'));
   }
 }

@@ -1,4 +1,5 @@
 import { hashSecret } from '@gen/core';
+import { csrfTokenOf } from '../domain/credentials';
 import type { AccountsRepository } from '../persistence/accounts.repository';
 import { CONSOLE_SESSION_TTL_MS, ConsoleSessionsUseCase } from './console-sessions.use-case';
 
@@ -6,7 +7,7 @@ import { CONSOLE_SESSION_TTL_MS, ConsoleSessionsUseCase } from './console-sessio
 function fakeRepository() {
   const sessions = new Map<
     string,
-    { id: string; accountId: string; expiresAt: Date; revokedAt: Date | null }
+    { id: string; accountId: string; expiresAt: Date; revokedAt: Date | null; csrfHash: string | null }
   >();
   const repository = {
     findAccount: async (id: string) => (id === 'acc_1' ? { id, language: 'ja' } : null),
@@ -15,12 +16,14 @@ function fakeRepository() {
       accountId: string;
       tokenHash: string;
       expiresAt: Date;
+      csrfHash?: string | null;
     }) => {
       sessions.set(row.tokenHash, {
         id: row.id,
         accountId: row.accountId,
         expiresAt: row.expiresAt,
         revokedAt: null,
+        csrfHash: row.csrfHash ?? null,
       });
     },
     findConsoleSession: async (tokenHash: string) => {
@@ -46,10 +49,35 @@ describe('ConsoleSessionsUseCase', () => {
       accountId: 'acc_1',
       sessionId: expect.stringMatching(/^cses_/),
       language: 'ja',
+      expiresAt,
+      via: 'bearer',
     });
+    // A bearer console token is no cookie session.
+    expect(await useCase.verify(token, { csrfToken: null })).toBeNull();
     now = new Date(now.getTime() + CONSOLE_SESSION_TTL_MS - 1);
     expect(await useCase.verify(token)).not.toBeNull();
     now = new Date(now.getTime() + 1);
+    expect(await useCase.verify(token)).toBeNull();
+  });
+
+  it('verifies a cookie session only as the cookie, and tells whether the CSRF token matches', async () => {
+    const { sessions, repository } = fakeRepository();
+    const useCase = new ConsoleSessionsUseCase(repository, clock);
+    const token = 'gcs_cookie';
+    const csrf = csrfTokenOf(token);
+    sessions.set(hashSecret(token), {
+      id: 'cses_2',
+      accountId: 'acc_1',
+      expiresAt: new Date(now.getTime() + 1000),
+      revokedAt: null,
+      csrfHash: hashSecret(csrf),
+    });
+    expect(await useCase.verify(token, { csrfToken: csrf })).toMatchObject({
+      via: 'cookie',
+      csrfMatches: true,
+    });
+    expect(await useCase.verify(token, { csrfToken: 'wrong' })).toMatchObject({ csrfMatches: false });
+    expect(await useCase.verify(token, { csrfToken: null })).toMatchObject({ csrfMatches: false });
     expect(await useCase.verify(token)).toBeNull();
   });
 

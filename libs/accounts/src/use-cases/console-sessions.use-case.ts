@@ -1,12 +1,23 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BusinessCode, IdPrefix, type ConsolePrincipal, type ConsoleSessionVerifier } from '@gen/contracts';
-import { CLOCK, DomainError, hashSecret, newId, type Clock } from '@gen/core';
+import {
+  BusinessCode,
+  IdPrefix,
+  type ConsoleCookie,
+  type ConsolePrincipal,
+  type ConsoleSessionVerifier,
+} from '@gen/contracts';
+import { CLOCK, DomainError, hashSecret, newId, sameHash, type Clock } from '@gen/core';
 import { issueConsoleToken } from '../domain/credentials';
 import { AccountsRepository } from '../persistence/accounts.repository';
 
 /** Console sessions live twelve hours; the token is shown once and stored as a hash. */
 export const CONSOLE_SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
+/**
+ * Console sessions: `create` issues a bearer console token (admin API, `console-token create`); `verify` is
+ * the edge's check of both kinds of session. A session signed in through a link (it has a CSRF hash) is only
+ * accepted as the cookie, a bearer token only in `Authorization`.
+ */
 @Injectable()
 export class ConsoleSessionsUseCase implements ConsoleSessionVerifier {
   constructor(
@@ -28,10 +39,19 @@ export class ConsoleSessionsUseCase implements ConsoleSessionVerifier {
     return { token, expiresAt: expiresAt.toISOString() };
   }
 
-  async verify(token: string): Promise<ConsolePrincipal | null> {
+  async verify(token: string, cookie?: ConsoleCookie): Promise<ConsolePrincipal | null> {
     const session = await this.accounts.findConsoleSession(hashSecret(token));
     if (!session || session.revokedAt !== null || session.expiresAt.getTime() <= this.clock.now().getTime())
       return null;
-    return { accountId: session.accountId, sessionId: session.id, language: session.account.language };
+    const principal = {
+      accountId: session.accountId,
+      sessionId: session.id,
+      language: session.account.language,
+      expiresAt: session.expiresAt.toISOString(),
+    };
+    if (!cookie) return session.csrfHash === null ? { ...principal, via: 'bearer' } : null;
+    if (session.csrfHash === null) return null;
+    const csrfMatches = cookie.csrfToken !== null && sameHash(session.csrfHash, hashSecret(cookie.csrfToken));
+    return { ...principal, via: 'cookie', csrfMatches };
   }
 }

@@ -23,8 +23,9 @@ export function parseCharge(text: string): bigint {
   return nanos > MAX_AMOUNT_E9 ? MAX_AMOUNT_E9 : nanos;
 }
 
-/** A key's daily cap: a USD decimal, zero allowed (nothing passes). */
-export function parseDailyCap(text: string): bigint {
+/** A key's daily cap: a USD decimal, zero allowed (nothing passes); null (no cap) is the largest BIGINT. */
+export function parseDailyCap(text: string | null): bigint {
+  if (text === null) return MAX_BIGINT;
   const nanos = parseUsd(text);
   if (nanos === null) throw invalidAmount('dailyCap');
   return nanos > MAX_BIGINT ? MAX_BIGINT : nanos;

@@ -1,4 +1,4 @@
-import { envelopeResponse, errorResponses, type OpenApiFragment } from '@gen/edge';
+import { CONSOLE_SECURITY, envelopeResponse, errorResponses, type OpenApiFragment } from '@gen/edge';
 import { AccountIdParam, AddCreditBody, AddCreditResult, BalanceResult } from './billing.dto';
 
 export const billingOpenApi: OpenApiFragment = {
@@ -12,6 +12,20 @@ export const billingOpenApi: OpenApiFragment = {
         responses: {
           ...envelopeResponse('Balance.', BalanceResult, { rateLimited: true }),
           ...errorResponses([400, 401, 403, 429, 500]),
+        },
+      },
+    },
+    '/console/v1/balance': {
+      get: {
+        tags: ['console'],
+        summary:
+          "The signed-in account's balance: net available, held, total and funding sources (wallet, promotional credit, model-scoped grants with their expiry).",
+        description:
+          'The shape of `GET /api/v1/chat/credit`. Amounts are exact USD decimal strings. `Cache-Control: no-store`.',
+        security: CONSOLE_SECURITY,
+        responses: {
+          ...envelopeResponse('Balance.', BalanceResult),
+          ...errorResponses([400, 401, 500]),
         },
       },
     },

@@ -206,6 +206,16 @@ export class HoldsRepository {
     return { availableE9: BigInt(row?.available ?? '0'), spentE9: BigInt(row?.spent ?? '0') };
   }
 
+  /** Each key's spend of `day` (holds outstanding and settled charges of that day's holds); absent: none. */
+  async spentOn(keyIds: readonly string[], day: string): Promise<Map<string, bigint>> {
+    const rows = await this.database.query<{ key_id: string; amount_e9: string }>(
+      `SELECT "key_id", "amount_e9"::text AS "amount_e9" FROM "billing"."key_daily_spend"
+       WHERE "key_id" = ANY($1::text[]) AND "day" = $2::date`,
+      [keyIds, day],
+    );
+    return new Map(rows.map((row) => [row.key_id, BigInt(row.amount_e9)]));
+  }
+
   /**
    * reserved -> confirmed; any other status is left alone. Null for an unknown hold. Group-committed: holds
    * confirmed at the same time share one statement.

@@ -8,6 +8,8 @@ export interface ListFilters {
   readonly to: string;
   readonly state?: string;
   readonly model?: string;
+  /** The console's filter by key (`/console/v1/tasks?keyId=`). */
+  readonly keyId?: string;
 }
 
 /** Position after the last item of a page: newest first by createdAt, then taskId. */
@@ -27,6 +29,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 const STATES: ReadonlySet<string> = new Set(TASK_STATES);
 const MAX_MODEL_LENGTH = 256;
+const KEY_ID = new RegExp(`^${IdPrefix.apiKey}_[0-9A-Za-z]{16}$`);
 
 /**
  * The cursor a client sent back, checked like any other input before it narrows a query: a cursor that is
@@ -52,7 +55,8 @@ export function decodeCursor(text: string): ListCursor {
     !DATE.test(f.to) ||
     (f.state !== undefined && (typeof f.state !== 'string' || !STATES.has(f.state))) ||
     (f.model !== undefined &&
-      (typeof f.model !== 'string' || f.model.length === 0 || f.model.length > MAX_MODEL_LENGTH))
+      (typeof f.model !== 'string' || f.model.length === 0 || f.model.length > MAX_MODEL_LENGTH)) ||
+    (f.keyId !== undefined && (typeof f.keyId !== 'string' || !KEY_ID.test(f.keyId)))
   ) {
     throw invalid();
   }

@@ -232,6 +232,28 @@ export const UsageQuery = Type.Object(
 );
 export type UsageQuery = Static<typeof UsageQuery>;
 
+const KeyIdParam = Type.String({
+  pattern: `^${IdPrefix.apiKey}_[0-9A-Za-z]{16}$`,
+  description: 'Only the tasks of this key of the account (`key_...`).',
+});
+
+/** GET /console/v1/tasks: the native list's filters, over every key of the account, or one (`keyId`). */
+export const ConsoleTasksQuery = Type.Object(
+  { ...ListTasksQuery.properties, keyId: Type.Optional(KeyIdParam) },
+  { additionalProperties: false },
+);
+export type ConsoleTasksQuery = Static<typeof ConsoleTasksQuery>;
+
+/** GET /console/v1/usage: the native usage's range, over every key of the account, or one (`keyId`). */
+export const ConsoleUsageQuery = Type.Object(
+  { ...UsageQuery.properties, keyId: Type.Optional(KeyIdParam) },
+  { additionalProperties: false },
+);
+export type ConsoleUsageQuery = Static<typeof ConsoleUsageQuery>;
+
+/** GET /console/v1/tasks/{taskId}: the path parameter. */
+export const ConsoleTaskIdParam = TaskId;
+
 export const RetryResult = Type.Object(
   {
     taskId: Type.String({ pattern: '^job_' }),
@@ -275,6 +297,23 @@ export const TaskSummary = Type.Object(
 export const TaskPage = Type.Object(
   {
     items: Type.Array(TaskSummary),
+    nextCursor: Type.Optional(Type.String({ description: 'Absent on the last page.' })),
+  },
+  { additionalProperties: false },
+);
+
+/** GET /console/v1/tasks: the summaries of the account's tasks, each naming the key that created it. */
+export const ConsoleTaskPage = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object(
+        {
+          ...TaskSummary.properties,
+          keyId: Type.String({ pattern: '^key_', description: 'The creating key.' }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     nextCursor: Type.Optional(Type.String({ description: 'Absent on the last page.' })),
   },
   { additionalProperties: false },

@@ -1,5 +1,6 @@
-import { envelopeResponse, errorResponses, type OpenApiFragment } from '@gen/edge';
+import { CONSOLE_SECURITY, envelopeResponse, errorResponses, type OpenApiFragment } from '@gen/edge';
 import {
+  ConsoleTaskPage,
   CreateTaskResult,
   PurgeResult,
   QuoteResult,
@@ -27,6 +28,40 @@ const dateParams = [
     required: false,
     schema: { type: 'string', format: 'date' },
     description: 'Exclusive UTC date; default tomorrow. At most 92 days after `from`.',
+  },
+];
+
+/** The task list's query parameters (native and console). */
+const listParams = [
+  ...dateParams,
+  {
+    name: 'state',
+    in: 'query',
+    required: false,
+    schema: {
+      type: 'string',
+      enum: ['queued', 'running', 'succeeded', 'failed', 'canceled', 'expired'],
+    },
+  },
+  {
+    name: 'model',
+    in: 'query',
+    required: false,
+    schema: { type: 'string' },
+    description: 'Exact catalog id or a declared alias.',
+  },
+  {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+  },
+  {
+    name: 'cursor',
+    in: 'query',
+    required: false,
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', maxLength: 2048 },
+    description: 'Opaque nextCursor of the previous page.',
   },
 ];
 
@@ -202,38 +237,7 @@ export const tasksOpenApi: OpenApiFragment = {
         summary: "This key's task history, newest first by createdAt then taskId; metadata only.",
         description:
           'The items field is `items`. A cursor freezes the filters of the first page (including the default dates); repeating a filter with it is allowed, changing or adding one is 400 "The cursor was issued for other filters: <name> differs. …". A cursor that is not one of ours is 400 naming `cursor`. Unknown, repeated or empty parameters are 400. Past the five-second budget: 503.',
-        parameters: [
-          ...dateParams,
-          {
-            name: 'state',
-            in: 'query',
-            required: false,
-            schema: {
-              type: 'string',
-              enum: ['queued', 'running', 'succeeded', 'failed', 'canceled', 'expired'],
-            },
-          },
-          {
-            name: 'model',
-            in: 'query',
-            required: false,
-            schema: { type: 'string' },
-            description: 'Exact catalog id or a declared alias.',
-          },
-          {
-            name: 'limit',
-            in: 'query',
-            required: false,
-            schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-          },
-          {
-            name: 'cursor',
-            in: 'query',
-            required: false,
-            schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$', maxLength: 2048 },
-            description: 'Opaque nextCursor of the previous page.',
-          },
-        ],
+        parameters: listParams,
         responses: {
           ...envelopeResponse('One page of task summaries.', TaskPage, { rateLimited: true }),
           ...errorResponses([400, 401, 403, 429, 500, 503]),
@@ -254,5 +258,62 @@ export const tasksOpenApi: OpenApiFragment = {
       },
     },
     ...downloadUrlPaths,
+    ...consoleTaskPaths(),
   },
 };
+
+/** The web console's task history and usage: the native rules over the whole account, or one key. */
+function consoleTaskPaths(): Record<string, Record<string, unknown>> {
+  const keyId = {
+    name: 'keyId',
+    in: 'query',
+    required: false,
+    schema: { type: 'string', pattern: '^key_[0-9A-Za-z]{16}$' },
+    description: "Only the tasks of this key of the account. Another account's key simply matches nothing.",
+  };
+  return {
+    '/console/v1/tasks': {
+      get: {
+        tags: ['console'],
+        summary: "The account's task history (every key, or one), newest first; metadata only.",
+        description:
+          'The rules of `GET /api/v1/jobs` (range of at most 92 days, default the last seven; state and model filters; a cursor that freezes the filters, `keyId` included) over every key of the account. Each item names its key.',
+        security: CONSOLE_SECURITY,
+        parameters: [...listParams, keyId],
+        responses: {
+          ...envelopeResponse('One page of task summaries.', ConsoleTaskPage),
+          ...errorResponses([400, 401, 500, 503]),
+        },
+      },
+    },
+    '/console/v1/tasks/{taskId}': {
+      get: {
+        tags: ['console'],
+        summary: 'One task of the account as recordInfo shows it, with fresh signed asset URLs.',
+        description:
+          "Any key of the account. Another account's task and an unknown one are the same 404. Its callback delivery and endpoint messages: `GET /console/v1/tasks/{taskId}/webhooks`.",
+        security: CONSOLE_SECURITY,
+        parameters: [{ name: 'taskId', in: 'path', required: true, schema: TaskId }],
+        responses: {
+          ...envelopeResponse('The task record.', TaskRecord),
+          ...errorResponses([400, 401, 404, 500]),
+        },
+      },
+    },
+    '/console/v1/usage': {
+      get: {
+        tags: ['console'],
+        summary:
+          "Calls and settled spend of the account's tasks (every key, or one) by creation day and model.",
+        description:
+          'The rules and shape of `GET /api/v1/usage` (92-day range, settled charges only), and its bucket: 30 refilling 30 a minute per account, shared with `/api/v1/usage`.',
+        security: CONSOLE_SECURITY,
+        parameters: [...dateParams, keyId],
+        responses: {
+          ...envelopeResponse('Usage.', UsageResult, { rateLimited: true }),
+          ...errorResponses([400, 401, 429, 500, 503]),
+        },
+      },
+    },
+  };
+}

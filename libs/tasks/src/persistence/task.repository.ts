@@ -130,12 +130,22 @@ export class TaskRepository {
     if (outbox.length > 0) this.outboxSignal.notify();
   }
 
-  /** The task if this account's key created it; null otherwise (unknown, other account, other key). */
-  async findVisible(taskId: string, accountId: string, keyId: string): Promise<TaskRow | null> {
-    const rows = await this.db.query(
-      `SELECT ${TASK_COLUMNS} FROM "tasks"."tasks" WHERE "id" = $1 AND "account_id" = $2 AND "key_id" = $3`,
-      [taskId, accountId, keyId],
-    );
+  /**
+   * The task if this account's key created it; null otherwise (unknown, other account, other key). `keyId`
+   * null: any key of the account (the console).
+   */
+  async findVisible(taskId: string, accountId: string, keyId: string | null): Promise<TaskRow | null> {
+    // Two statement texts rather than `$3 IS NULL OR ...`, so each keeps its own plan on the key index.
+    const rows =
+      keyId === null
+        ? await this.db.query(
+            `SELECT ${TASK_COLUMNS} FROM "tasks"."tasks" WHERE "id" = $1 AND "account_id" = $2`,
+            [taskId, accountId],
+          )
+        : await this.db.query(
+            `SELECT ${TASK_COLUMNS} FROM "tasks"."tasks" WHERE "id" = $1 AND "account_id" = $2 AND "key_id" = $3`,
+            [taskId, accountId, keyId],
+          );
     return rows[0] ? taskRowOf(rows[0]) : null;
   }
 
@@ -300,10 +310,13 @@ export class TaskRepository {
     return rows.map(taskRowOf);
   }
 
-  /** One page of this key's tasks in [from, to), newest first, after the cursor position if given. */
+  /**
+   * One page of this key's tasks in [from, to), newest first, after the cursor position if given; `keyId`
+   * null: every key of the account.
+   */
   async listForKey(query: {
     accountId: string;
-    keyId: string;
+    keyId: string | null;
     from: Date;
     to: Date;
     state?: string;
@@ -311,8 +324,12 @@ export class TaskRepository {
     after?: { createdAt: Date; taskId: string };
     limit: number;
   }): Promise<TaskRow[]> {
-    const params: unknown[] = [query.accountId, query.keyId, query.from, query.to];
-    const where = [`"account_id" = $1`, `"key_id" = $2`, `"created_at" >= $3`, `"created_at" < $4`];
+    const params: unknown[] = [query.accountId, query.from, query.to];
+    const where = [`"account_id" = $1`, `"created_at" >= $2`, `"created_at" < $3`];
+    if (query.keyId !== null) {
+      params.push(query.keyId);
+      where.push(`"key_id" = $${params.length}`);
+    }
     if (query.state !== undefined) {
       params.push(query.state);
       where.push(`"state" = $${params.length}`);
@@ -334,10 +351,10 @@ export class TaskRepository {
     return rows.map(taskRowOf);
   }
 
-  /** Calls and settled spend of this key's tasks created in [from, to), per UTC day and model. */
+  /** Calls and settled spend of this key's (null: the account's) tasks created in [from, to), per UTC day and model. */
   async usageForKey(query: {
     accountId: string;
-    keyId: string;
+    keyId: string | null;
     from: Date;
     to: Date;
   }): Promise<{ day: string; model: string; calls: number; spendE9: bigint }[]> {
@@ -346,9 +363,9 @@ export class TaskRepository {
               count(*) AS "calls",
               COALESCE(sum("cost_e9") FILTER (WHERE "settled"), 0) AS "spend"
        FROM "tasks"."tasks"
-       WHERE "account_id" = $1 AND "key_id" = $2 AND "created_at" >= $3 AND "created_at" < $4
+       WHERE "account_id" = $1 AND "created_at" >= $2 AND "created_at" < $3${query.keyId === null ? '' : ' AND "key_id" = $4'}
        GROUP BY 1, 2 ORDER BY 1, 2`,
-      [query.accountId, query.keyId, query.from, query.to],
+      [query.accountId, query.from, query.to, ...(query.keyId === null ? [] : [query.keyId])],
     );
     return rows.map((r) => ({
       day: r.day,

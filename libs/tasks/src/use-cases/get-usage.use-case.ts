@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ApiKeyPrincipal } from '@gen/contracts';
 import { CLOCK, formatUsd, type Clock } from '@gen/core';
 import { resolveDateRange, startOf } from '../domain/date-range';
 import { withinBudget } from '../domain/query-budget';
+import type { TaskScope } from '../domain/task-scope';
 import { TaskRepository } from '../persistence/task.repository';
 
 export interface UsageBucket {
@@ -26,7 +26,8 @@ export interface UsageView {
 }
 
 /**
- * GET /api/v1/usage: calls of this key by the UTC day of their creation, and settled spend. Late settlement
+ * GET /api/v1/usage: calls of this key (GET /console/v1/usage: of the account, or of one of its keys) by the
+ * UTC day of their creation, and settled spend. Late settlement
  * changes an earlier day. Not a cash statement and not a remaining budget.
  */
 @Injectable()
@@ -36,12 +37,12 @@ export class GetUsageUseCase {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(principal: ApiKeyPrincipal, query: { from?: string; to?: string }): Promise<UsageView> {
+  async execute(scope: TaskScope, query: { from?: string; to?: string; keyId?: string }): Promise<UsageView> {
     const range = resolveDateRange(query, this.clock.now());
     const rows = await withinBudget(
       this.tasks.usageForKey({
-        accountId: principal.accountId,
-        keyId: principal.keyId,
+        accountId: scope.accountId,
+        keyId: scope.keyId ?? query.keyId ?? null,
         from: startOf(range.from),
         to: startOf(range.to),
       }),

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { BusinessCode, CATALOG_PORT, type ApiKeyPrincipal, type CatalogPort } from '@gen/contracts';
+import { BusinessCode, CATALOG_PORT, type CatalogPort } from '@gen/contracts';
 import { CLOCK, DomainError, formatUsd, type Clock } from '@gen/core';
 import { resolveDateRange, startOf } from '../domain/date-range';
 import { decodeCursor, encodeCursor, type ListFilters } from '../domain/list-cursor';
 import { withinBudget } from '../domain/query-budget';
+import type { TaskScope } from '../domain/task-scope';
 import type { TaskRow } from '../persistence/task-row';
 import { TaskRepository } from '../persistence/task.repository';
 import { costOf } from '../mappers/task-record';
@@ -15,6 +16,8 @@ export interface ListTasksQuery {
   readonly model?: string;
   readonly limit?: string;
   readonly cursor?: string;
+  /** Account-wide lists only (the console): the tasks of one key of the account. */
+  readonly keyId?: string;
 }
 
 /** A task summary: metadata only (no input, output, URL or processing detail). */
@@ -31,6 +34,8 @@ export interface TaskSummary {
   readonly requestId: string;
   readonly sourceTaskId?: string;
   readonly purged?: true;
+  /** Account-wide lists only (the console): the key that created the task. */
+  readonly keyId?: string;
 }
 
 export interface TaskPage {
@@ -39,10 +44,11 @@ export interface TaskPage {
   readonly nextCursor?: string;
 }
 
-const FILTERS = ['from', 'to', 'state', 'model'] as const;
+const FILTERS = ['from', 'to', 'state', 'model', 'keyId'] as const;
 
 /**
- * GET /api/v1/jobs: the calling key's tasks, newest first by createdAt then taskId. A cursor freezes the
+ * GET /api/v1/jobs: the calling key's tasks (GET /console/v1/tasks: the account's, optionally of one key),
+ * newest first by createdAt then taskId. A cursor freezes the
  * filters of the first page (including the default dates); the same filters may be repeated with it, other
  * values are 400. Pages read live state. The whole read has the five-second budget.
  */
@@ -54,14 +60,14 @@ export class ListTasksUseCase {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(principal: ApiKeyPrincipal, query: ListTasksQuery): Promise<TaskPage> {
+  async execute(scope: TaskScope, query: ListTasksQuery): Promise<TaskPage> {
     const limit = query.limit === undefined ? 20 : Number(query.limit);
     const cursor = query.cursor !== undefined ? decodeCursor(query.cursor) : undefined;
     const filters = cursor ? this.frozen(cursor.filters, query) : this.filtersOf(query);
     const rows = await withinBudget(
       this.tasks.listForKey({
-        accountId: principal.accountId,
-        keyId: principal.keyId,
+        accountId: scope.accountId,
+        keyId: scope.keyId ?? filters.keyId ?? null,
         from: startOf(filters.from),
         to: startOf(filters.to),
         state: filters.state,
@@ -73,7 +79,7 @@ export class ListTasksUseCase {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      items: page.map(summaryOf),
+      items: page.map((task) => summaryOf(task, scope.keyId === null)),
       ...(rows.length > limit && last
         ? { nextCursor: encodeCursor({ filters, createdAt: last.createdAt.toISOString(), taskId: last.id }) }
         : {}),
@@ -88,6 +94,7 @@ export class ListTasksUseCase {
       ...range,
       ...(query.state !== undefined ? { state: query.state } : {}),
       ...(model !== undefined ? { model } : {}),
+      ...(query.keyId !== undefined ? { keyId: query.keyId } : {}),
     };
   }
 
@@ -110,7 +117,7 @@ export class ListTasksUseCase {
   }
 }
 
-function summaryOf(task: TaskRow): TaskSummary {
+function summaryOf(task: TaskRow, withKey: boolean): TaskSummary {
   return {
     taskId: task.id,
     model: task.model,
@@ -123,5 +130,6 @@ function summaryOf(task: TaskRow): TaskSummary {
     requestId: task.requestId,
     ...(task.sourceTaskId ? { sourceTaskId: task.sourceTaskId } : {}),
     ...(task.purgedAt ? { purged: true as const } : {}),
+    ...(withKey ? { keyId: task.keyId } : {}),
   };
 }

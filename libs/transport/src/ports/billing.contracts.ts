@@ -1,6 +1,8 @@
 import {
   FUNDS_PORT,
   HOLDS_PORT,
+  KEY_SPEND_PORT,
+  type KeySpendPort,
   type AddCreditCommand,
   type FundingKind,
   type FundsPort,
@@ -85,4 +87,15 @@ export const FUNDS_CONTRACT = portContract<FundsPort>({
       }),
     },
   },
+});
+
+/** A console page load waits for it. */
+export const KEY_SPEND_TIMEOUT_MS = 2000;
+
+/** KEY_SPEND_PORT (answered by the billing app): key ids in, USD decimal strings out, JSON-safe as they are. */
+export const KEY_SPEND_CONTRACT = portContract<KeySpendPort>({
+  token: KEY_SPEND_PORT,
+  service: 'billing',
+  port: 'keySpend',
+  methods: { spentToday: { timeoutMs: KEY_SPEND_TIMEOUT_MS } },
 });

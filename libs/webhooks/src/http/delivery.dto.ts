@@ -106,3 +106,14 @@ export const attemptView = (a: AttemptLogEntry) => ({
   ...(a.status !== null ? { status: a.status } : {}),
   durationMs: a.durationMs,
 });
+
+/** GET /console/v1/webhook-endpoints/{id}/messages: how many of the latest messages (1 to 100, default 20). */
+export const EndpointMessagesQuery = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.String({ pattern: '^(100|[1-9][0-9]?)$', description: '1 to 100, default 20.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type EndpointMessagesQuery = Static<typeof EndpointMessagesQuery>;

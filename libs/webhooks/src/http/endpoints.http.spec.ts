@@ -8,10 +8,11 @@ import { EndpointRepository } from '../persistence/endpoint.repository';
 import { ENDPOINT_CONTROLLERS, ENDPOINT_PROVIDERS } from '../webhooks.module';
 import { endpointsOpenApi } from './endpoints.openapi';
 
+const session = { expiresAt: '2099-01-01T00:00:00.000Z', via: 'bearer' } as const;
 const SESSIONS: Record<string, ConsolePrincipal> = {
-  gcs_owner: { accountId: 'acc_owner', sessionId: 'cses_1', language: null },
-  gcs_stranger: { accountId: 'acc_stranger', sessionId: 'cses_2', language: 'de' },
-  gcs_full: { accountId: 'acc_full', sessionId: 'cses_3', language: null },
+  gcs_owner: { accountId: 'acc_owner', sessionId: 'cses_1', language: null, ...session },
+  gcs_stranger: { accountId: 'acc_stranger', sessionId: 'cses_2', language: 'de', ...session },
+  gcs_full: { accountId: 'acc_full', sessionId: 'cses_3', language: null, ...session },
 };
 
 @Module({})

@@ -1,4 +1,4 @@
-import { envelopeResponse, errorResponses, type OpenApiFragment } from '@gen/edge';
+import { CONSOLE_SECURITY, envelopeResponse, errorResponses, type OpenApiFragment } from '@gen/edge';
 import type { TSchema } from '@sinclair/typebox';
 import {
   CreateEndpointBody,
@@ -11,7 +11,7 @@ import {
   UpdateEndpointBody,
 } from './endpoint.dto';
 
-const security = [{ consoleSession: [] }];
+const security = CONSOLE_SECURITY;
 const json = (schema: TSchema, required = true) => ({
   required,
   content: { 'application/json': { schema } },

@@ -1,12 +1,14 @@
-import { envelopeResponse, errorResponses, type OpenApiFragment } from '@gen/edge';
+import { CONSOLE_SECURITY, envelopeResponse, errorResponses, type OpenApiFragment } from '@gen/edge';
 import { Type } from '@sinclair/typebox';
 import {
   AttemptResult,
   DeliveriesQuery,
   DeliveryIdParam,
   DeliveryResult,
+  EndpointMessagesQuery,
   MessageResult,
 } from './delivery.dto';
+import { EndpointIdParam } from './endpoint.dto';
 
 const withAttempts = (result: typeof DeliveryResult | typeof MessageResult) =>
   Type.Object(
@@ -14,8 +16,75 @@ const withAttempts = (result: typeof DeliveryResult | typeof MessageResult) =>
     { additionalProperties: false },
   );
 
+const consolePaths = (): Record<string, Record<string, unknown>> => ({
+  '/console/v1/webhook-deliveries': {
+    get: {
+      tags: ['console'],
+      summary:
+        "What was sent about one of the account's tasks: its callback delivery and endpoint messages, with every attempt.",
+      description:
+        "The shape of `GET /admin/v1/webhook-deliveries`, for the session's account only. 404 when the account has neither for the task (no callBackUrl and no subscribed endpoint, not sent yet, or not its task: the same answer).",
+      security: CONSOLE_SECURITY,
+      parameters: [
+        { name: 'taskId', in: 'query', required: true, schema: DeliveriesQuery.properties.taskId },
+      ],
+      responses: {
+        ...envelopeResponse(
+          'The callback delivery (at most one) and the endpoint messages.',
+          Type.Object(
+            {
+              items: Type.Array(withAttempts(DeliveryResult)),
+              messages: Type.Array(withAttempts(MessageResult)),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+        ...errorResponses([400, 401, 404, 500]),
+      },
+    },
+  },
+  '/console/v1/webhook-endpoints/{id}/messages': {
+    get: {
+      tags: ['console'],
+      summary: "An endpoint's latest messages, newest first, each with its attempts.",
+      description: "Another account's endpoint is 404.",
+      security: CONSOLE_SECURITY,
+      parameters: [
+        { name: 'id', in: 'path', required: true, schema: EndpointIdParam },
+        { name: 'limit', in: 'query', required: false, schema: EndpointMessagesQuery.properties.limit },
+      ],
+      responses: {
+        ...envelopeResponse(
+          'The latest messages.',
+          Type.Object({ items: Type.Array(withAttempts(MessageResult)) }, { additionalProperties: false }),
+        ),
+        ...errorResponses([400, 401, 404, 500]),
+      },
+    },
+  },
+  '/console/v1/webhook-deliveries/{deliveryId}/redeliver': {
+    post: {
+      tags: ['console'],
+      summary:
+        'Send a callback delivery (`whd_`) or endpoint message (`msg_`) of the account again now, same id.',
+      description:
+        "As `POST /admin/v1/webhook-deliveries/{deliveryId}/redeliver`, for the session's account only (another account's is 404). With the session cookie, send `X-CSRF-Token` (else 403, nothing changed).",
+      security: CONSOLE_SECURITY,
+      parameters: [{ name: 'deliveryId', in: 'path', required: true, schema: DeliveryIdParam }],
+      responses: {
+        ...envelopeResponse(
+          'The delivery or message, pending again.',
+          Type.Union([DeliveryResult, MessageResult]),
+        ),
+        ...errorResponses([400, 401, 403, 404, 500]),
+      },
+    },
+  },
+});
+
 export const webhooksOpenApi: OpenApiFragment = {
   paths: {
+    ...consolePaths(),
     '/admin/v1/webhook-deliveries': {
       get: {
         tags: ['admin'],

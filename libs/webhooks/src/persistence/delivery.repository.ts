@@ -91,12 +91,19 @@ export class DeliveryRepository extends OutboundQueue<DeliveryRow> {
     return rows.length > 0;
   }
 
-  /** The deliveries of a task (administration). */
-  async findByTask(taskId: string): Promise<DeliveryRow[]> {
-    const rows = await this.db.query(
-      `SELECT ${COLUMNS} FROM "webhooks"."deliveries" WHERE "task_id" = $1 ORDER BY "created_at" LIMIT 100`,
-      [taskId],
-    );
+  /** The deliveries of a task: of any account (administration, `accountId` null) or of one (the console). */
+  async findByTask(taskId: string, accountId: string | null = null): Promise<DeliveryRow[]> {
+    const rows =
+      accountId === null
+        ? await this.db.query(
+            `SELECT ${COLUMNS} FROM "webhooks"."deliveries" WHERE "task_id" = $1 ORDER BY "created_at" LIMIT 100`,
+            [taskId],
+          )
+        : await this.db.query(
+            `SELECT ${COLUMNS} FROM "webhooks"."deliveries" WHERE "task_id" = $1 AND "account_id" = $2
+             ORDER BY "created_at" LIMIT 100`,
+            [taskId, accountId],
+          );
     return rows.map(rowOf);
   }
 }

@@ -133,11 +133,28 @@ export class MessageRepository extends OutboundQueue<MessageRow> {
     );
   }
 
-  /** The messages of a task (administration), oldest first. */
-  async findByTask(taskId: string): Promise<MessageRow[]> {
+  /** The messages of a task, oldest first: of any account (administration, `accountId` null) or of one. */
+  async findByTask(taskId: string, accountId: string | null = null): Promise<MessageRow[]> {
+    const rows =
+      accountId === null
+        ? await this.db.query(
+            `SELECT ${COLUMNS} FROM "webhooks"."messages" WHERE "task_id" = $1 ORDER BY "created_at", "id" LIMIT 100`,
+            [taskId],
+          )
+        : await this.db.query(
+            `SELECT ${COLUMNS} FROM "webhooks"."messages" WHERE "task_id" = $1 AND "account_id" = $2
+             ORDER BY "created_at", "id" LIMIT 100`,
+            [taskId, accountId],
+          );
+    return rows.map(rowOf);
+  }
+
+  /** The latest messages of one endpoint of this account, newest first. */
+  async recentForEndpoint(accountId: string, endpointId: string, limit: number): Promise<MessageRow[]> {
     const rows = await this.db.query(
-      `SELECT ${COLUMNS} FROM "webhooks"."messages" WHERE "task_id" = $1 ORDER BY "created_at", "id" LIMIT 100`,
-      [taskId],
+      `SELECT ${COLUMNS} FROM "webhooks"."messages" WHERE "account_id" = $1 AND "endpoint_id" = $2
+       ORDER BY "created_at" DESC, "id" DESC LIMIT $3`,
+      [accountId, endpointId, limit],
     );
     return rows.map(rowOf);
   }

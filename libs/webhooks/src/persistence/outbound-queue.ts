@@ -210,13 +210,23 @@ export class OutboundQueue<Row> {
     }));
   }
 
-  /** Manual redelivery: the same delivery (same id, same content) is due again now, whatever its state. */
-  async redeliver(id: string, now: Date): Promise<Row | null> {
+  /**
+   * Manual redelivery: the same delivery (same id, same content) is due again now, whatever its state.
+   * `accountId`: only a delivery of that account (the console); null: any (administration).
+   */
+  async redeliver(id: string, now: Date, accountId: string | null = null): Promise<Row | null> {
     const { rows, columns } = this.tables;
-    const updated = await this.db.query(
-      `UPDATE ${rows} SET "state" = 'pending', "next_attempt_at" = $2 WHERE "id" = $1 RETURNING ${columns}`,
-      [id, now],
-    );
+    const updated =
+      accountId === null
+        ? await this.db.query(
+            `UPDATE ${rows} SET "state" = 'pending', "next_attempt_at" = $2 WHERE "id" = $1 RETURNING ${columns}`,
+            [id, now],
+          )
+        : await this.db.query(
+            `UPDATE ${rows} SET "state" = 'pending', "next_attempt_at" = $2
+             WHERE "id" = $1 AND "account_id" = $3 RETURNING ${columns}`,
+            [id, now, accountId],
+          );
     return updated[0] ? this.rowOf(updated[0]) : null;
   }
 }

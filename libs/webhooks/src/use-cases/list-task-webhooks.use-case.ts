@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import { BusinessCode } from '@gen/contracts';
+import { DomainError } from '@gen/core';
 import { attemptView, deliveryView, messageView } from '../http/delivery.dto';
 import { DeliveryRepository } from '../persistence/delivery.repository';
 import { MessageRepository } from '../persistence/message.repository';
 
 /**
- * GET /admin/v1/webhook-deliveries?taskId= : what was sent about a task, each with its attempts: the
- * callback delivery (`items`, at most one) and the endpoint messages (`messages`, one per endpoint).
+ * GET /admin/v1/webhook-deliveries?taskId= (any account) and GET /console/v1/tasks/{taskId}/webhooks (the
+ * session's account): what was sent about a task, each with its attempts: the callback delivery (`items`, at
+ * most one) and the endpoint messages (`messages`, one per endpoint). The console gets 404 when its account
+ * has neither for the task (no callback, no endpoint, or not its task: the same answer).
  */
 @Injectable()
 export class ListTaskWebhooksUseCase {
@@ -14,11 +18,13 @@ export class ListTaskWebhooksUseCase {
     private readonly messages: MessageRepository,
   ) {}
 
-  async execute(taskId: string) {
+  async execute(taskId: string, accountId: string | null = null) {
     const [deliveries, messages] = await Promise.all([
-      this.deliveries.findByTask(taskId),
-      this.messages.findByTask(taskId),
+      this.deliveries.findByTask(taskId, accountId),
+      this.messages.findByTask(taskId, accountId),
     ]);
+    if (accountId !== null && deliveries.length === 0 && messages.length === 0)
+      throw new DomainError(BusinessCode.NotFound, 'request.not_found');
     return {
       items: await Promise.all(
         deliveries.map(async (d) => ({

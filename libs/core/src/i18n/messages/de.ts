@@ -10,6 +10,12 @@ export const de: MessageCatalog = {
     'API-Schlüssel werden niemals in der URL akzeptiert. Senden Sie den Schlüssel im Authorization-Header.',
   'auth.admin_required': 'Ein gültiges Admin-Token ist erforderlich.',
   'auth.console_required': 'Ein gültiges Konsolen-Sitzungstoken ist erforderlich.',
+  'auth.console_session_required':
+    'Eine gültige Konsolensitzung ist erforderlich. Melden Sie sich erneut an.',
+  'auth.console_link_invalid':
+    'Dieser Anmeldelink ist ungültig, abgelaufen oder wurde bereits verwendet. Fordern Sie einen neuen Link an.',
+  'auth.csrf_missing': 'Diese Anfrage benötigt den Header X-CSRF-Token Ihrer Konsolensitzung.',
+  'auth.csrf_invalid': 'Der Header X-CSRF-Token passt nicht zu Ihrer Konsolensitzung.',
   'request.invalid_json': 'Der Anfragetext ist kein gültiges JSON.',
   'request.unsupported_media_type':
     'Nicht unterstützter Inhaltstyp. Senden Sie den Anfragetext als application/json.',

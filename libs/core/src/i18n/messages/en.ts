@@ -12,6 +12,11 @@ export const en = {
   'auth.key_in_query': 'API keys are never accepted in the URL. Send the key in the Authorization header.',
   'auth.admin_required': 'A valid admin token is required.',
   'auth.console_required': 'A valid console session token is required.',
+  'auth.console_session_required': 'A valid console session is required. Sign in again.',
+  'auth.console_link_invalid':
+    'This sign-in link is invalid, has expired or was already used. Ask for a new link.',
+  'auth.csrf_missing': 'This request needs the X-CSRF-Token header of your console session.',
+  'auth.csrf_invalid': 'The X-CSRF-Token header does not match your console session.',
   'request.invalid_json': 'The request body is not valid JSON.',
   'request.unsupported_media_type': 'Unsupported content type. Send the body as application/json.',
   'request.body_too_large': 'The request body is too large. The limit is {limit} bytes.',

@@ -10,6 +10,11 @@ export const es: MessageCatalog = {
     'Las claves de API nunca se aceptan en la URL. Envíe la clave en el encabezado Authorization.',
   'auth.admin_required': 'Se requiere un token de administrador válido.',
   'auth.console_required': 'Se requiere un token de sesión de consola válido.',
+  'auth.console_session_required': 'Se requiere una sesión de consola válida. Vuelva a iniciar sesión.',
+  'auth.console_link_invalid':
+    'Este enlace de inicio de sesión no es válido, ha caducado o ya se usó. Solicite un enlace nuevo.',
+  'auth.csrf_missing': 'Esta solicitud necesita el encabezado X-CSRF-Token de su sesión de consola.',
+  'auth.csrf_invalid': 'El encabezado X-CSRF-Token no coincide con su sesión de consola.',
   'request.invalid_json': 'El cuerpo de la solicitud no es un JSON válido.',
   'request.unsupported_media_type': 'Tipo de contenido no admitido. Envíe el cuerpo como application/json.',
   'request.body_too_large': 'El cuerpo de la solicitud es demasiado grande. El límite es de {limit} bytes.',

@@ -10,6 +10,11 @@ export const fr: MessageCatalog = {
     "Les clés API ne sont jamais acceptées dans l'URL. Envoyez la clé dans l'en-tête Authorization.",
   'auth.admin_required': "Un jeton d'administration valide est requis.",
   'auth.console_required': 'Un jeton de session de console valide est requis.',
+  'auth.console_session_required': 'Une session de console valide est requise. Reconnectez-vous.',
+  'auth.console_link_invalid':
+    'Ce lien de connexion est invalide, a expiré ou a déjà été utilisé. Demandez un nouveau lien.',
+  'auth.csrf_missing': "Cette requête nécessite l'en-tête X-CSRF-Token de votre session de console.",
+  'auth.csrf_invalid': "L'en-tête X-CSRF-Token ne correspond pas à votre session de console.",
   'request.invalid_json': "Le corps de la requête n'est pas un JSON valide.",
   'request.unsupported_media_type':
     'Type de contenu non pris en charge. Envoyez le corps au format application/json.',

@@ -10,6 +10,11 @@ export const ja: MessageCatalog = {
     'API キーを URL に含めることはできません。キーは Authorization ヘッダーで送信してください。',
   'auth.admin_required': '有効な管理者トークンが必要です。',
   'auth.console_required': '有効なコンソールセッショントークンが必要です。',
+  'auth.console_session_required': '有効なコンソールセッションが必要です。もう一度サインインしてください。',
+  'auth.console_link_invalid':
+    'このサインインリンクは無効、期限切れ、または使用済みです。新しいリンクを依頼してください。',
+  'auth.csrf_missing': 'このリクエストにはコンソールセッションの X-CSRF-Token ヘッダーが必要です。',
+  'auth.csrf_invalid': 'X-CSRF-Token ヘッダーがコンソールセッションと一致しません。',
   'request.invalid_json': 'リクエスト本文が有効な JSON ではありません。',
   'request.unsupported_media_type':
     'サポートされていないコンテンツタイプです。本文は application/json で送信してください。',

@@ -9,6 +9,11 @@ export const ko: MessageCatalog = {
   'auth.key_in_query': 'API 키는 URL로 전달할 수 없습니다. 키를 Authorization 헤더에 담아 보내 주세요.',
   'auth.admin_required': '유효한 관리자 토큰이 필요합니다.',
   'auth.console_required': '유효한 콘솔 세션 토큰이 필요합니다.',
+  'auth.console_session_required': '유효한 콘솔 세션이 필요합니다. 다시 로그인하세요.',
+  'auth.console_link_invalid':
+    '이 로그인 링크는 유효하지 않거나 만료되었거나 이미 사용되었습니다. 새 링크를 요청하세요.',
+  'auth.csrf_missing': '이 요청에는 콘솔 세션의 X-CSRF-Token 헤더가 필요합니다.',
+  'auth.csrf_invalid': 'X-CSRF-Token 헤더가 콘솔 세션과 일치하지 않습니다.',
   'request.invalid_json': '요청 본문이 유효한 JSON이 아닙니다.',
   'request.unsupported_media_type':
     '지원되지 않는 콘텐츠 유형입니다. 본문을 application/json 형식으로 보내 주세요.',

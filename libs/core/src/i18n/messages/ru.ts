@@ -9,6 +9,11 @@ export const ru: MessageCatalog = {
   'auth.key_in_query': 'API-ключи никогда не принимаются в URL. Передайте ключ в заголовке Authorization.',
   'auth.admin_required': 'Требуется действительный токен администратора.',
   'auth.console_required': 'Требуется действительный токен сеанса консоли.',
+  'auth.console_session_required': 'Требуется действительный сеанс консоли. Войдите снова.',
+  'auth.console_link_invalid':
+    'Эта ссылка для входа недействительна, истекла или уже использована. Запросите новую ссылку.',
+  'auth.csrf_missing': 'Этому запросу нужен заголовок X-CSRF-Token вашего сеанса консоли.',
+  'auth.csrf_invalid': 'Заголовок X-CSRF-Token не соответствует вашему сеансу консоли.',
   'request.invalid_json': 'Тело запроса не является корректным JSON.',
   'request.unsupported_media_type':
     'Неподдерживаемый тип содержимого. Передайте тело запроса в формате application/json.',
