@@ -80,7 +80,7 @@ describe('one trace for a whole task across the fleet (distributed mode)', () =>
     expect(codes.filter((code) => code !== 0)).toEqual([]);
   });
 
-  it('createTask -> tasks -> runner -> tasks -> billing, webhooks: one trace id, each span under its cause', async () => {
+  it('createTask -> tasks (-> gateway, billing over service calls) -> runner -> tasks -> billing, webhooks: one trace id, each span under its cause', async () => {
     const { apiKey } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
       apiKey: string;
     };
@@ -119,15 +119,30 @@ describe('one trace for a whole task across the fleet (distributed mode)', () =>
       return found;
     };
 
-    // Spans of four processes share the caller's trace id.
+    // Spans of five processes share the caller's trace id.
     expect([...new Set(spans.map((s) => s.service))].sort()).toEqual([
       'billing',
+      'gateway',
       'runner',
       'tasks',
       'webhooks',
     ]);
     const request = find('tasks', 'POST /api/v1/jobs/createTask');
     expect(request).toMatchObject({ kind: 2, parentSpanId: CALLER_SPAN });
+    // Service calls carry the trace: the key check in the gateway and the hold in billing are children of the
+    // tasks app's client spans, under the request.
+    for (const [callee, method] of [
+      ['gateway', 'accounts.apiKeys.authenticate'],
+      ['billing', 'billing.holds.reserve'],
+    ] as const) {
+      const answered = find(callee, `answer ${method}`);
+      expect(answered.kind).toBe(2);
+      const caller = parentOf(answered);
+      expect(caller).toMatchObject({ service: 'tasks', kind: 3, name: `call ${method}` });
+      let ancestor = parentOf(caller);
+      while (ancestor && ancestor !== request) ancestor = parentOf(ancestor);
+      expect(ancestor).toBe(request);
+    }
     // The tasks app relays the row its request wrote: its producer span continues the request (outbox hop).
     const relayed = spans.find(
       (s) =>

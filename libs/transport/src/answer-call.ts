@@ -1,4 +1,5 @@
 import { DomainError } from '@gen/core';
+import { SpanKind, inSpan } from '@gen/observability';
 import type { CallReply, CallRequest } from './call-wire';
 import { assertJsonSafe } from './json-safe';
 import type { ServiceHandlers } from './service-handlers';
@@ -7,7 +8,20 @@ import type { ServiceHandlers } from './service-handlers';
  * Runs the handler of a call and turns every outcome into a reply: what the callee does for both transports.
  * A `DomainError` keeps its meaning; anything else is reported here and crosses as a bare `internal`.
  */
-export async function answerCall(handlers: ServiceHandlers, request: CallRequest): Promise<CallReply> {
+export function answerCall(handlers: ServiceHandlers, request: CallRequest): Promise<CallReply> {
+  // A server span continuing the caller's trace (a no-op with tracing off).
+  return inSpan(
+    `answer ${request.service}.${request.pattern}`,
+    {
+      kind: SpanKind.SERVER,
+      attributes: { 'rpc.service': request.service, 'rpc.method': request.pattern },
+      ...(request.trace ? { parent: request.trace } : {}),
+    },
+    () => answer(handlers, request),
+  );
+}
+
+async function answer(handlers: ServiceHandlers, request: CallRequest): Promise<CallReply> {
   const { service, pattern } = request;
   const handler = handlers.find(service, pattern);
   if (!handler) return { ok: false, error: { kind: 'unknown_handler' } };

@@ -8,6 +8,8 @@ export const CallRequestSchema = Type.Object(
     service: Type.String({ minLength: 1 }),
     pattern: Type.String({ minLength: 1 }),
     payload: Type.Optional(Type.Unknown()),
+    /** The caller's trace context (W3C `traceparent`, `tracestate`) when tracing is on. */
+    trace: Type.Optional(Type.Record(Type.String(), Type.String())),
   },
   { additionalProperties: false },
 );

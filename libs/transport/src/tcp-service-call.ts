@@ -1,6 +1,7 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
 import { ClientProxyFactory, Transport, type ClientProxy } from '@nestjs/microservices';
 import { firstValueFrom, timeout, TimeoutError } from 'rxjs';
+import { SpanKind, carrierOf, inSpan } from '@gen/observability';
 import { SERVICE_CALL_PATTERN, type CallRequest } from './call-wire';
 import { assertJsonSafe } from './json-safe';
 import { readReply } from './read-reply';
@@ -81,7 +82,29 @@ export class TcpServiceCall implements ServiceCall, OnApplicationShutdown {
   async call<P, R>(service: string, pattern: string, payload: P, options?: CallOptions): Promise<R> {
     assertJsonSafe(payload, `the payload of ${service}.${pattern}`);
     const replicas = this.replicasOf(service, pattern);
-    const request: CallRequest = { service, pattern, payload };
+    // A client span per call; its context travels with the request, so the callee's span is its child.
+    return inSpan(
+      `call ${service}.${pattern}`,
+      { kind: SpanKind.CLIENT, attributes: { 'rpc.service': service, 'rpc.method': pattern } },
+      () => {
+        const trace = carrierOf();
+        const request: CallRequest = {
+          service,
+          pattern,
+          payload,
+          ...(Object.keys(trace).length > 0 ? { trace } : {}),
+        };
+        return this.callWithRetries<R>(replicas, request, options);
+      },
+    );
+  }
+
+  /** While the process starts, a peer that cannot be reached is tried again (100 ms doubling to 1 s). */
+  private async callWithRetries<R>(
+    replicas: Replicas,
+    request: CallRequest,
+    options: CallOptions | undefined,
+  ): Promise<R> {
     const timeoutMs = options?.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     const deadline = Date.now() + (this.options.startupRetryMs ?? 0);
     let delay = 100;
