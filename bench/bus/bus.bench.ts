@@ -10,6 +10,7 @@
  * production's are.
  */
 import { TaskEventType } from '@gen/contracts';
+import { readSettingsFile } from '@gen/core';
 import {
   appendToOutbox,
   KafkaEventBus,
@@ -23,18 +24,13 @@ import { migrate } from '@gen/persistence';
 import { openTestDatabase, writeMigrationFolder } from '@gen/testing';
 import { randomBytes } from 'node:crypto';
 import { hasFlag, numberFlag } from '../bench-support';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const SCHEMA = 'bus_bench';
 
 function setting(name: string): string {
-  const file = join(__dirname, '..', '..', '..', '.env.services');
-  if (!process.env[name] && existsSync(file)) {
-    for (const line of readFileSync(file, 'utf8').split('\n'))
-      if (line.startsWith(`${name}=`)) return line.slice(name.length + 1);
-  }
-  const value = process.env[name];
+  const value =
+    process.env[name] ?? readSettingsFile(join(__dirname, '..', '..', '..', '.env.services'))[name];
   if (!value) throw new Error(`${name} is not set: run npm run services:up first`);
   return value;
 }

@@ -11,6 +11,7 @@
  * The fleet runs against `npm run services:up` (settings from the environment or `.env.services`); both
  * services start from their compiled `main.js` (built first), on fresh data, with rate limits out of the way.
  */
+import { readSettingsFile } from '@gen/core';
 import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -32,16 +33,7 @@ interface Running {
   readonly cleanup: () => Promise<void>;
 }
 
-function servicesFile(): Record<string, string> {
-  const file = join(root, '.env.services');
-  if (!existsSync(file)) return {};
-  const out: Record<string, string> = {};
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line.trim());
-    if (match) out[match[1]!] = match[2]!;
-  }
-  return out;
-}
+const servicesFile = (): Record<string, string> => readSettingsFile(join(root, '.env.services'));
 
 async function start(kind: Kind): Promise<Running> {
   const dataDir = mkdtempSync(join(tmpdir(), `gts-bench-fleet-${kind}-`));

@@ -148,7 +148,10 @@ describe('every app starts on its own in distributed mode, and refuses to start 
       'gateway (accounts.apiKeys); billing (billing.holds); media (media.files); catalog (catalog.document)',
     ],
     ['runner', 'media (media.mediaInputs); catalog (catalog.document)'],
-    ['billing', 'gateway (accounts.apiKeys, accounts.adminTokens, accounts.accountDirectory)'],
+    [
+      'billing',
+      'gateway (accounts.apiKeys, accounts.consoleSessions, accounts.adminTokens, accounts.accountDirectory)',
+    ],
   ])('%s without SERVICE_ADDRESSES exits 2 naming it and what it calls', async (app, what) => {
     const env = settingsOf(app);
     delete env['SERVICE_ADDRESSES'];

@@ -1,6 +1,6 @@
 import { FLEET_APPS, FLEET_REPLICAS, type FleetApp } from '@gen/contracts';
-import { ConfigError, createLogger, loadConfig, type AppConfig } from '@gen/core';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { ConfigError, createLogger, loadConfig, readSettingsFile, type AppConfig } from '@gen/core';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { resolve } from 'node:path';
 import { Ingress, type Upstream } from './ingress';
@@ -8,16 +8,6 @@ import { Supervisor, replicaName, type Replica } from './supervisor';
 
 /** The settings `npm run services:up` writes: the fleet reads them when the environment does not set them. */
 const SERVICES_FILE = '.env.services';
-
-export function readServicesFile(path: string): Record<string, string> {
-  if (!existsSync(path)) return {};
-  const out: Record<string, string> = {};
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line.trim());
-    if (match) out[match[1]!] = match[2]!;
-  }
-  return out;
-}
 
 /** Ports free now on `host`, all distinct (each socket stays bound until every port is picked). */
 async function freePorts(host: string, count: number): Promise<number[]> {
@@ -39,7 +29,7 @@ async function freePorts(host: string, count: number): Promise<number[]> {
 
 async function main(): Promise<void> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(readServicesFile(resolve(SERVICES_FILE)))) env[name] = value;
+  for (const [name, value] of Object.entries(readSettingsFile(resolve(SERVICES_FILE)))) env[name] = value;
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
   let config: AppConfig;
   try {

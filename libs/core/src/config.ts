@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { Type, type Static } from '@sinclair/typebox';
 import { createAjv } from './validation';
 import { USD_AMOUNT_PATTERN } from './money-schema';
@@ -347,4 +348,18 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     if (value !== undefined) out[name] = (schema as { 'x-secret'?: boolean })['x-secret'] ? '***' : value;
   }
   return out;
+}
+
+/**
+ * The settings of a `NAME=value` file such as the `.env.services` that `npm run services:up` writes (one per
+ * line, no quoting); empty when the file does not exist.
+ */
+export function readSettingsFile(path: string): Record<string, string> {
+  if (!existsSync(path)) return {};
+  const settings: Record<string, string> = {};
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line.trim());
+    if (match) settings[match[1]!] = match[2]!;
+  }
+  return settings;
 }

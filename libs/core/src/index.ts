@@ -3,7 +3,15 @@ export { NANOS_PER_USD, formatUsd, multiplyE9, parseUsd, usdForMetrics } from '.
 export { USD_AMOUNT_PATTERN, UsdAmount, UsdDecimal } from './money-schema';
 export { CLOCK, systemClock, type Clock } from './clock';
 export { hashSecret, sameHash } from './secret-hash';
-export { APP_CONFIG, ConfigError, ConfigSchema, describeConfig, loadConfig, type AppConfig } from './config';
+export {
+  APP_CONFIG,
+  ConfigError,
+  ConfigSchema,
+  describeConfig,
+  loadConfig,
+  readSettingsFile,
+  type AppConfig,
+} from './config';
 export { LOGGER, createLogger, lazyChildLogger, loggableUrl, type Logger } from './logger';
 export { createAjv, firstProblem, validatorFor } from './validation';
 export { DomainError, invalidField } from './domain-error';
