@@ -362,6 +362,23 @@ describe('the Helm chart', () => {
     }
   });
 
+  it('mounts the catalog ConfigMap only into the catalog app, the one app that reads the file', () => {
+    const manifests = render(['--set', 'catalog.existingConfigMap=my-catalog']);
+    expect(named(manifests, 'ConfigMap', `${PREFIX}-config`).data!['CATALOG_FILE']).toBe(
+      '/etc/generation-service/catalog/models.json',
+    );
+    for (const app of FLEET_APPS) {
+      const pod = template(named(manifests, 'Deployment', appName(app))) as unknown as {
+        spec: { volumes: { name: string; configMap?: { name: string } }[] };
+      };
+      const catalog = pod.spec.volumes.find((volume) => volume.name === 'catalog');
+      expect({ app, catalog: catalog?.configMap?.name }).toEqual({
+        app,
+        catalog: app === 'catalog' ? 'my-catalog' : undefined,
+      });
+    }
+  });
+
   it('with existingSecret makes no Secret of its own and every app and the Job read yours', () => {
     const manifests = render(['-f', productionValues]);
     expect(of(manifests, 'Secret')).toEqual([]);

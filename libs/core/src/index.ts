@@ -26,3 +26,4 @@ export {
   type TextProblem,
 } from './well-formed-input';
 export { decodeCursorJson, encodeCursor, invalidCursor } from './opaque-cursor';
+export { isUnavailableDependency } from './dependency-unavailable';

@@ -1,8 +1,7 @@
 import { BusinessCode } from '@gen/contracts';
-import { DomainError } from '@gen/core';
+import { DomainError, isUnavailableDependency } from '@gen/core';
 import { createServer } from 'node:net';
 import { Client } from 'pg';
-import { isUnavailableDependency } from './dependency-unavailable';
 import { renderError } from './error-responder';
 
 /** A port nothing listens on. */

@@ -1,6 +1,6 @@
 import { Catch, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isUnavailableDependency } from './dependency-unavailable';
+import { isUnavailableDependency } from '@gen/core';
 import { renderError } from './error-responder';
 
 /**

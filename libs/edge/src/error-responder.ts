@@ -6,9 +6,9 @@ import {
   type Language,
   type MessageId,
   type MessageParams,
+  isUnavailableDependency,
 } from '@gen/core';
 import type { FastifyRequest } from 'fastify';
-import { isUnavailableDependency } from './dependency-unavailable';
 import type { EdgeState } from './edge-state';
 import { httpStatusOf } from './http-status-of';
 import { routeFamily, type RouteFamily } from './route-family';

@@ -1,4 +1,5 @@
-import { DomainError } from '@gen/core';
+import { BusinessCode } from '@gen/contracts';
+import { DomainError, isUnavailableDependency } from '@gen/core';
 import { SpanKind, inSpan } from '@gen/observability';
 import type { CallReply, CallRequest } from './call-wire';
 import { assertJsonSafe } from './json-safe';
@@ -34,6 +35,20 @@ async function answer(handlers: ServiceHandlers, request: CallRequest): Promise<
       return {
         ok: false,
         error: { kind: 'domain', code, messageId, params: { ...params }, headers: { ...headers } },
+      };
+    }
+    // The callee's database (or another dependency) is down: the caller answers 503 (50301), as the callee
+    // would have, rather than a 500 for a call that may succeed when tried again.
+    if (isUnavailableDependency(error)) {
+      return {
+        ok: false,
+        error: {
+          kind: 'domain',
+          code: BusinessCode.TemporarilyUnavailable,
+          messageId: 'server.unavailable',
+          params: {},
+          headers: { 'retry-after': '1' },
+        },
       };
     }
     handlers.reportUnexpected(error, { service, pattern });

@@ -40,6 +40,9 @@ function registerExamples(handlers: ServiceHandlers, seen: Seen): void {
   handlers.register('billing', 'refuse', async () => {
     throw refusal();
   });
+  handlers.register('billing', 'database down', async () => {
+    throw Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { code: 'ECONNREFUSED' });
+  });
   handlers.register('billing', 'crash', async () => {
     throw new Error('connect failed: postgres://billing:hunter2@db-7/billing');
   });
@@ -169,6 +172,20 @@ describe.each([
     const visible = `${String(error)} ${(error as Error).stack} ${JSON.stringify(error)}`;
     expect(visible).not.toMatch(/hunter2|postgres|db-7/);
     expect(h.reported).toEqual([new Error('connect failed: postgres://billing:hunter2@db-7/billing')]);
+  });
+
+  it("answers 503 (50301, Retry-After 1) when the callee's database cannot be reached, as the callee's edge would", async () => {
+    const reportedBefore = h.reported.length;
+    const error = await h.calls.call('billing', 'database down', {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({
+      code: BusinessCode.TemporarilyUnavailable,
+      messageId: 'server.unavailable',
+      headers: { 'retry-after': '1' },
+    });
+    expect(JSON.stringify(error)).not.toContain('10.0.0.5');
+    // Expected while the database restarts: not reported as a fault.
+    expect(h.reported).toHaveLength(reportedBefore);
   });
 
   it('refuses an unknown pattern and an unknown service by name', async () => {
