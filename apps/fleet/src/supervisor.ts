@@ -36,7 +36,25 @@ interface Running {
   readonly replica: Replica;
   child: ChildProcess | null;
   restarts: number;
+  /** Exits in a row without a stable run between them: the backoff of the next restart. */
+  streak: number;
   exited: Promise<number | null>;
+}
+
+/** A replica that listened this long before it exited was stable: its next restart is quick again. */
+export const STABLE_RUN_MS = 60_000;
+
+/**
+ * The exits in a row, counting this one, of a replica that ran `ranMs` after it listened (null: it never
+ * listened): a stable run starts the count again, so one crash a day is restarted after 1 s, not 10 s.
+ */
+export function nextStreak(streak: number, ranMs: number | null): number {
+  return ranMs !== null && ranMs >= STABLE_RUN_MS ? 1 : streak + 1;
+}
+
+/** The wait before a restart: 1 s, doubling with each exit in a row, 10 s at most. */
+export function restartDelayMs(streak: number): number {
+  return Math.min(1000 * 2 ** Math.min(Math.max(streak, 1) - 1, 4), 10_000);
 }
 
 /** The name of a replica in logs and in fleet.json: `gateway#2`. */
@@ -47,7 +65,7 @@ export function replicaName(replica: Replica): string {
 /**
  * Starts every replica as its own process, forwards their output line by line (their own "listening on" line
  * stays inside: the fleet prints one for the ingress), restarts a replica that exits unexpectedly (1 s, then
- * up to 10 s apart, as an orchestrator would), and on stop sends SIGTERM to each and waits for it to drain.
+ * up to 10 s apart while it keeps exiting, 1 s again after a run of a minute, as an orchestrator would), and on stop sends SIGTERM to each and waits for it to drain.
  */
 export class Supervisor {
   private readonly running: Running[];
@@ -60,6 +78,7 @@ export class Supervisor {
       replica,
       child: null,
       restarts: 0,
+      streak: 0,
       exited: Promise.resolve(null),
     }));
   }
@@ -125,6 +144,7 @@ export class Supervisor {
     entry.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
     let tail = '';
     let listening = false;
+    let listenedAt = 0;
     const ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
@@ -139,6 +159,7 @@ export class Supervisor {
           pending = pending.slice(newline + 1);
           if (!listening && LISTENING.test(line)) {
             listening = true;
+            listenedAt = Date.now();
             clearTimeout(timer);
             resolve();
           } else {
@@ -160,7 +181,8 @@ export class Supervisor {
       this.options.onChange?.();
       if (this.stopping || (atStart && !listening)) return;
       entry.restarts += 1;
-      const delay = Math.min(1000 * 2 ** Math.min(entry.restarts - 1, 4), 10_000);
+      entry.streak = nextStreak(entry.streak, listening ? Date.now() - listenedAt : null);
+      const delay = restartDelayMs(entry.streak);
       this.options.logger.warn({ replica: name, code, restartInMs: delay }, 'app exited; restarting it');
       setTimeout(() => {
         if (this.stopping) return;
