@@ -2,7 +2,7 @@ import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { startFleet, type Fleet } from '../support/fleet';
-import { ApiClient, sleep, taskLoad, until } from '../support/load';
+import { ApiClient, sleep, taskLoad, tasksWithPrompt, until } from '../support/load';
 import { checkMoney } from '../support/money';
 import { createPrivateKafka, type PrivateKafka } from '../support/private-servers';
 
@@ -53,26 +53,20 @@ describe('the Kafka broker restarted under load', () => {
     const db = new Client({ connectionString: fleet!.databaseUrl });
     await db.connect();
     try {
-      const tasks = (
-        await db.query<{ id: string; created: Date }>(
-          `SELECT "id", "created_at" AS "created" FROM "tasks"."tasks" WHERE "input"->>'prompt' = $1`,
-          [prompt],
-        )
-      ).rows;
+      const run = tasksWithPrompt(db, prompt);
+      const tasks = await run.list();
       expect(tasks.map((t) => t.id).sort()).toEqual([...new Set(load.accepted.values())].sort());
       const during = tasks.filter((t) => t.created.getTime() > killedAt && t.created.getTime() < readyAt);
       expect(during.length).toBeGreaterThan(0);
       // Waits on SQL (recordInfo of hundreds of tasks in a loop would be a load of its own), then reads each once.
-      const unsettled = async (): Promise<number> =>
-        Number(
-          (
-            await db.query<{ n: string }>(
-              `SELECT count(*) AS "n" FROM "tasks"."tasks" WHERE "input"->>'prompt' = $1 AND NOT "settled"`,
-              [prompt],
-            )
-          ).rows[0]!.n,
-        );
-      expect(await until(unsettled, (n) => n === 0, 90_000, 250)).toBe(0);
+      expect(
+        await until(
+          () => run.unsettled(),
+          (n) => n === 0,
+          90_000,
+          250,
+        ),
+      ).toBe(0);
       const settledMs = Date.now() - readyAt;
       const final = (
         await Promise.all(

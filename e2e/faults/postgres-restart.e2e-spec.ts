@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { startFleet, type Fleet } from '../support/fleet';
-import { ApiClient, sleep, taskLoad, until } from '../support/load';
+import { ApiClient, sleep, taskLoad, tasksWithPrompt, until } from '../support/load';
 import { checkMoney } from '../support/money';
 import { createPrivatePostgres, type PrivatePostgres } from '../support/private-servers';
 
@@ -63,22 +63,16 @@ describe('PostgreSQL restarted under load', () => {
     const db = new Client({ connectionString: fleet!.databaseUrl });
     await db.connect();
     try {
-      const tasks = (
-        await db.query<{ id: string }>(`SELECT "id" FROM "tasks"."tasks" WHERE "input"->>'prompt' = $1`, [
-          prompt,
-        ])
-      ).rows.map((r) => r.id);
+      const run = tasksWithPrompt(db, prompt);
+      const tasks = (await run.list()).map((r) => r.id);
       expect(tasks.sort()).toEqual([...new Set(load.accepted.values())].sort());
-      const unsettled = async (): Promise<number> =>
-        Number(
-          (
-            await db.query<{ n: string }>(
-              `SELECT count(*) AS "n" FROM "tasks"."tasks" WHERE "input"->>'prompt' = $1 AND NOT "settled"`,
-              [prompt],
-            )
-          ).rows[0]!.n,
-        );
-      expect(await until(unsettled, (n) => n === 0, 60_000)).toBe(0);
+      expect(
+        await until(
+          () => run.unsettled(),
+          (n) => n === 0,
+          60_000,
+        ),
+      ).toBe(0);
       const settledMs = Date.now() - upAt;
       const final = (
         await Promise.all(

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { Client } from 'pg';
 import { startFleet, type Fleet } from '../support/fleet';
-import { ApiClient, sleep, taskLoad, until } from '../support/load';
+import { ApiClient, sleep, taskLoad, tasksWithPrompt, until } from '../support/load';
 import { checkMoney } from '../support/money';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -256,23 +256,17 @@ describe('fleet processes killed with SIGKILL', () => {
     expect(okAfterKill).toBeGreaterThan(20);
     const lastFailure = Math.max(0, ...failures.map((o) => o.at + o.ms));
     // Every accepted key made one task, and each of them ends, settled.
-    const tasks = (
-      await db.query<{ id: string }>(`SELECT "id" FROM "tasks"."tasks" WHERE "input"->>'prompt' = $1`, [
-        prompt,
-      ])
-    ).rows.map((r) => r.id);
+    const run = tasksWithPrompt(db, prompt);
+    const tasks = (await run.list()).map((r) => r.id);
     expect(tasks.sort()).toEqual([...new Set(clients.accepted.values())].sort());
     // Waits on SQL (recordInfo of hundreds of tasks in a loop would be a load of its own), then reads each once.
-    const unsettled = async (): Promise<number> =>
-      Number(
-        (
-          await db.query<{ n: string }>(
-            `SELECT count(*) AS "n" FROM "tasks"."tasks" WHERE "input"->>'prompt' = $1 AND NOT "settled"`,
-            [prompt],
-          )
-        ).rows[0]!.n,
-      );
-    expect(await until(unsettled, (n) => n === 0, 60_000)).toBe(0);
+    expect(
+      await until(
+        () => run.unsettled(),
+        (n) => n === 0,
+        60_000,
+      ),
+    ).toBe(0);
     const final = await records(tasks);
     expect(final.filter((r) => r['state'] !== 'succeeded' || r['settled'] !== true)).toEqual([]);
     // A retry that found its key held by a call the kill cut short waited for it (5 s), then finished it.

@@ -168,3 +168,38 @@ export function taskLoad(
   });
   return { accepted, wrong, stop: () => loops.stop() };
 }
+
+/** What a fault test reads of the tasks its load made: they are told apart by the prompt of the run. */
+export interface PromptTasks {
+  /** The tasks with this prompt, with when each was created. */
+  list(): Promise<{ id: string; created: Date }[]>;
+  /** How many of them are not settled yet. */
+  unsettled(): Promise<number>;
+}
+
+/** Reads the tasks of one run of `taskLoad` (by its prompt) straight from the tasks schema. */
+export function tasksWithPrompt(db: Queryable, prompt: string): PromptTasks {
+  return {
+    list: async () =>
+      (
+        await db.query<{ id: string; created: Date }>(
+          `SELECT "id", "created_at" AS "created" FROM "tasks"."tasks" WHERE "input"->>'prompt' = $1`,
+          [prompt],
+        )
+      ).rows,
+    unsettled: async () =>
+      Number(
+        (
+          await db.query<{ n: string }>(
+            `SELECT count(*) AS "n" FROM "tasks"."tasks" WHERE "input"->>'prompt' = $1 AND NOT "settled"`,
+            [prompt],
+          )
+        ).rows[0]!.n,
+      ),
+  };
+}
+
+/** The part of a `pg` client these reads use. */
+interface Queryable {
+  query<R extends object>(sql: string, params: unknown[]): Promise<{ rows: R[] }>;
+}
