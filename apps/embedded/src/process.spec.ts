@@ -198,11 +198,15 @@ describeWithPostgres('every service app starts on its own', () => {
   ];
   let scratch: ScratchDatabase;
   let dataDir: string;
-  /** Where the apps that answer service calls listen (gateway, billing, media). */
+  /** Where the apps that answer service calls listen (gateway, billing, media, catalog). */
   let ports: Record<string, string>;
   let addresses: string;
-  /** The billing app the gateway's first start credits the demo account through (a service call). */
-  let billing: Started;
+  /**
+   * Apps running for the whole file: billing (the gateway's first start credits the demo account through it)
+   * and catalog (tasks, runner and compat-protocols build their catalog from its document at start).
+   */
+  const background: Started[] = [];
+  const BACKGROUND = ['billing', 'catalog'];
   beforeAll(async () => {
     execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--quiet'], { cwd: root });
     scratch = await createScratchPostgres();
@@ -211,25 +215,30 @@ describeWithPostgres('every service app starts on its own', () => {
       gateway: String(await freePort()),
       billing: String(await freePort()),
       media: String(await freePort()),
+      catalog: String(await freePort()),
     };
     addresses = Object.entries(ports)
       .map(([app, port]) => `${app}=127.0.0.1:${port}`)
       .join(',');
-    billing = await start(
-      {
-        DATA_DIR: dataDir,
-        PORT: '0',
-        LOG_LEVEL: 'warn',
-        DATABASE_URL: scratch.url,
-        SERVICE_ADDRESSES: addresses,
-        SERVICE_CALL_PORT: ports['billing']!,
-      },
-      join(root, 'dist', 'apps', 'billing', 'src', 'main.js'),
-    );
+    for (const app of BACKGROUND) {
+      background.push(
+        await start(
+          {
+            DATA_DIR: dataDir,
+            PORT: '0',
+            LOG_LEVEL: 'warn',
+            DATABASE_URL: scratch.url,
+            SERVICE_ADDRESSES: addresses,
+            SERVICE_CALL_PORT: ports[app]!,
+          },
+          join(root, 'dist', 'apps', app, 'src', 'main.js'),
+        ),
+      );
+    }
   });
   afterAll(async () => {
-    billing?.child.kill('SIGTERM');
-    await billing?.exited;
+    for (const app of background) app.child.kill('SIGTERM');
+    await Promise.all(background.map((app) => app.exited));
     await scratch.drop();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -243,8 +252,8 @@ describeWithPostgres('every service app starts on its own', () => {
         LOG_LEVEL: 'warn',
         DATABASE_URL: scratch.url,
         SERVICE_ADDRESSES: addresses,
-        // The billing app under test beside the one started above: a port of its own.
-        SERVICE_CALL_PORT: service === 'billing' ? '0' : (ports[service] ?? '0'),
+        // An app under test beside its background one started above: a port of its own.
+        SERVICE_CALL_PORT: BACKGROUND.includes(service) ? '0' : (ports[service] ?? '0'),
       },
       entry,
     );

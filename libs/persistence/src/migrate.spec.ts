@@ -12,15 +12,22 @@ import { join } from 'node:path';
 import { openDatabase, type Database } from './database';
 import { migrate } from './migrate';
 
-const ACCOUNTS = join(__dirname, '..', '..', 'accounts', 'prisma', 'migrations');
+const ACCOUNTS_MIGRATIONS = join(__dirname, '..', '..', 'accounts', 'prisma', 'migrations');
 
 describe.each(DATABASE_KINDS)('migration runner on %s', (kind: DatabaseKind) => {
   let database: Database;
   let scratch: ScratchDatabase | undefined;
   let dir: string;
+  /** The accounts schema's first migration alone: a fixed fixture, whatever later migrations the schema gains. */
+  let ACCOUNTS: string;
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gts-migrate-'));
+    ACCOUNTS = join(dir, 'accounts-init');
+    cpSync(join(ACCOUNTS_MIGRATIONS, '20261123000000_init'), join(ACCOUNTS, '20261123000000_init'), {
+      recursive: true,
+    });
+    cpSync(join(ACCOUNTS_MIGRATIONS, 'migration_lock.toml'), join(ACCOUNTS, 'migration_lock.toml'));
     if (kind === 'postgres') {
       scratch = await createScratchPostgres();
       database = await openDatabase({ databaseUrl: scratch.url, pgliteDir: '' });
