@@ -47,15 +47,14 @@ function boundaries({ tests }) {
       { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
       { sourceTag: 'scope:accounts', onlyDependOnLibsWithTags: ['scope:accounts', 'scope:shared'] },
       { sourceTag: 'scope:billing', onlyDependOnLibsWithTags: ['scope:billing', 'scope:shared'] },
-      // Until domain calls go through the service transport, the gateway and billing apps host the domain
-      // modules whose ports they need in-process (see docs/architecture.md); domain libraries never meet.
-      // The gateway composes the HTTP layer of every domain with public routes (one entry point).
+      // Each app composes its own domain and reaches the others over the service transport (see
+      // docs/architecture.md); domain libraries never meet. The gateway composes the accounts and reads every
+      // other domain's OpenAPI fragment, nothing else of it, for the whole document.
       {
         sourceTag: 'scope:gateway',
         onlyDependOnLibsWithTags: [
           'scope:shared',
           'scope:compat-protocols',
-          'scope:runner',
           'scope:accounts',
           'scope:billing',
           'scope:catalog',
@@ -66,32 +65,23 @@ function boundaries({ tests }) {
       },
       {
         sourceTag: 'scope:app-webhooks',
-        onlyDependOnLibsWithTags: ['scope:shared', 'scope:accounts', 'scope:billing', 'scope:webhooks'],
+        onlyDependOnLibsWithTags: ['scope:shared', 'scope:webhooks'],
       },
       {
+        // The tasks app runs the native text streams where their client is (the runner's text run).
         sourceTag: 'scope:app-tasks',
-        onlyDependOnLibsWithTags: [
-          'scope:shared',
-          'scope:accounts',
-          'scope:billing',
-          'scope:catalog',
-          'scope:tasks',
-        ],
+        onlyDependOnLibsWithTags: ['scope:shared', 'scope:catalog', 'scope:tasks', 'scope:runner'],
       },
       {
-        // The compatibility app serves text streams where their client is: the API keys (accounts), the
-        // holds (billing), the media files, the catalog, the tasks ports and the text run (runner), hosted
-        // for their ports.
+        // The compatibility app runs text streams where their client is: the catalog (built from the catalog
+        // app's document), the streams module of the tasks domain (no table) and the text run (runner).
         sourceTag: 'scope:app-compat-protocols',
         onlyDependOnLibsWithTags: [
           'scope:shared',
           'scope:compat-protocols',
-          'scope:accounts',
-          'scope:billing',
           'scope:catalog',
           'scope:tasks',
           'scope:runner',
-          'scope:media',
         ],
       },
       {
@@ -101,14 +91,12 @@ function boundaries({ tests }) {
         onlyDependOnLibsWithTags: ['scope:shared', 'scope:catalog', 'scope:runner', 'scope:media'],
       },
       {
-        // The media app serves the media family: the API keys and the admin token (accounts, which needs
-        // billing's funds port) for their ports.
         sourceTag: 'scope:app-media',
-        onlyDependOnLibsWithTags: ['scope:shared', 'scope:media', 'scope:accounts', 'scope:billing'],
+        onlyDependOnLibsWithTags: ['scope:shared', 'scope:media'],
       },
       {
         sourceTag: 'scope:app-billing',
-        onlyDependOnLibsWithTags: ['scope:shared', 'scope:billing', 'scope:accounts'],
+        onlyDependOnLibsWithTags: ['scope:shared', 'scope:billing'],
       },
       {
         // The migrations entry reads each domain's schema and migrations folder, nothing else of it.

@@ -2,19 +2,26 @@ import { runService } from '@gen/platform';
 import {
   API_KEY_AUTHENTICATOR_CONTRACT,
   CATALOG_DOCUMENT_CONTRACT,
-  FILES_CONTRACT,
-  HOLDS_CONTRACT,
+  COMPAT_TASKS_CONTRACT,
+  TEXT_TASK_INTAKE_CONTRACT,
 } from '@gen/transport';
 import { CompatProtocolsAppModule } from './app.module';
 
 runService({
   name: 'compat-protocols',
-  // Kafka: a text run reports on `task.execution` from this process. S3: a finished video's signed URL.
-  needs: ['database', 'redis', 'kafka', 's3'],
-  // API keys (the gateway), holds (billing), the `service://` files of task input (media).
+  // Kafka: a text run reports on `task.execution` from this process. Redis: the shared request limits and the
+  // circuits of the upstreams. PostgreSQL: the platform's readiness check.
+  needs: ['database', 'redis', 'kafka'],
+  // API keys (the gateway), the acceptance of its tasks (tasks, which holds in billing and checks the
+  // `service://` files of input in media), the catalog document.
   ports: {
     answers: [],
-    calls: [API_KEY_AUTHENTICATOR_CONTRACT, HOLDS_CONTRACT, FILES_CONTRACT, CATALOG_DOCUMENT_CONTRACT],
+    calls: [
+      API_KEY_AUTHENTICATOR_CONTRACT,
+      TEXT_TASK_INTAKE_CONTRACT,
+      COMPAT_TASKS_CONTRACT,
+      CATALOG_DOCUMENT_CONTRACT,
+    ],
   },
   rootModule: (config, logger) => CompatProtocolsAppModule.forRoot(config, logger),
 });

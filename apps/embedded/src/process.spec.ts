@@ -198,7 +198,7 @@ describeWithPostgres('every service app starts on its own', () => {
   ];
   let scratch: ScratchDatabase;
   let dataDir: string;
-  /** Where the apps that answer service calls listen (gateway, billing, media, catalog). */
+  /** Where the apps that answer service calls listen (gateway, billing, media, catalog, tasks). */
   let ports: Record<string, string>;
   let addresses: string;
   /**
@@ -216,6 +216,7 @@ describeWithPostgres('every service app starts on its own', () => {
       billing: String(await freePort()),
       media: String(await freePort()),
       catalog: String(await freePort()),
+      tasks: String(await freePort()),
     };
     addresses = Object.entries(ports)
       .map(([app, port]) => `${app}=127.0.0.1:${port}`)

@@ -2,6 +2,8 @@ import { runService } from '@gen/platform';
 import {
   API_KEY_AUTHENTICATOR_CONTRACT,
   CATALOG_DOCUMENT_CONTRACT,
+  COMPAT_TASKS_CONTRACT,
+  TEXT_TASK_INTAKE_CONTRACT,
   CONSOLE_SESSION_VERIFIER_CONTRACT,
   FILES_CONTRACT,
   HOLDS_CONTRACT,
@@ -14,7 +16,8 @@ runService({
   needs: ['database', 'redis', 'kafka', 's3'],
   // API keys and console sessions (the gateway), holds (billing), the `service://` files of task input (media), the catalog.
   ports: {
-    answers: [],
+    // The acceptance of the compatibility endpoints' tasks, for compat-protocols.
+    answers: [TEXT_TASK_INTAKE_CONTRACT, COMPAT_TASKS_CONTRACT],
     calls: [
       API_KEY_AUTHENTICATOR_CONTRACT,
       CONSOLE_SESSION_VERIFIER_CONTRACT,

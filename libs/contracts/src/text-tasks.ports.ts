@@ -81,6 +81,26 @@ export interface TextTasksPort {
 }
 export const TEXT_TASKS = Symbol('TextTasks');
 
+/** A text task accepted for a stream: what the process that runs it, where the client is, needs. */
+export interface AcceptedTextTask {
+  readonly taskId: string;
+  /** The exact catalog id. */
+  readonly model: string;
+  readonly estimatedCost: string;
+  /** The task.created event's payload and its cause, to run it with; null when the Idempotency-Key replayed. */
+  readonly run: { readonly payload: TaskCreatedPayload; readonly cause: ExecutionCause } | null;
+}
+
+/**
+ * Accepting a text task for a stream (implemented by the tasks domain): createTask's validation, quote,
+ * Idempotency-Key and hold, for text models only, the task row and its `task.created` (inline). The stream
+ * itself runs in the caller's process (TEXT_TASKS), which may be another app than the one that owns the tasks.
+ */
+export interface TextTaskIntakePort {
+  accept(command: OpenTextTaskCommand): Promise<AcceptedTextTask>;
+}
+export const TEXT_TASK_INTAKE = Symbol('TextTaskIntake');
+
 /** A task as the compatibility layer shows it (the `/v1/videos` objects): the record's fields it needs. */
 export interface TaskView {
   readonly taskId: string;

@@ -23,7 +23,8 @@ import { ListTasksUseCase } from './use-cases/list-tasks.use-case';
 import { PurgeTaskUseCase } from './use-cases/purge-task.use-case';
 import { RetryTaskUseCase } from './use-cases/retry-task.use-case';
 import { OpenTextTaskUseCase } from './use-cases/open-text-task.use-case';
-import { COMPAT_TASKS, TEXT_TASKS } from '@gen/contracts';
+import { COMPAT_TASKS, TEXT_TASK_INTAKE, TEXT_TASKS } from '@gen/contracts';
+import { TextTaskIntakeUseCase } from './use-cases/text-task-intake.use-case';
 import { CompatTasksUseCase } from './use-cases/compat-tasks.use-case';
 
 export interface TasksModuleOptions {
@@ -78,11 +79,17 @@ export class TasksModule {
       ListTasksUseCase,
       GetUsageUseCase,
       CreateDownloadUrlUseCase,
-      // The native stream route (`/api/v1/jobs/stream`) opens text tasks too.
+      // The native stream route (`/api/v1/jobs/stream`) opens text tasks too. TEXT_TASK_INTAKE accepts them,
+      // here or, over the service transport, for the compat-protocols app (TextStreamsModule).
       ...(options.http || options.compat
-        ? [OpenTextTaskUseCase, { provide: TEXT_TASKS, useExisting: OpenTextTaskUseCase }]
+        ? [
+            TextTaskIntakeUseCase,
+            { provide: TEXT_TASK_INTAKE, useExisting: TextTaskIntakeUseCase },
+            OpenTextTaskUseCase,
+            { provide: TEXT_TASKS, useExisting: OpenTextTaskUseCase },
+          ]
         : []),
-      ...(options.compat
+      ...(options.http || options.compat
         ? [CompatTasksUseCase, { provide: COMPAT_TASKS, useExisting: CompatTasksUseCase }]
         : []),
       ...(options.workers ? [TaskFlowWorker] : []),

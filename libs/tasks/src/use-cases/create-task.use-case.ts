@@ -37,11 +37,6 @@ export interface CreateTaskCommand {
    * non-text model"), and the task runs in the caller's process (`inline`), not in the runner queue.
    */
   readonly stream?: boolean;
-  /**
-   * Called once the request is valid (model resolved, input validated and completed with its defaults), before
-   * the Idempotency-Key, the quote and the hold: a stream opens its model call here (see OpenTextTaskUseCase).
-   */
-  readonly onValid?: (request: { readonly model: string; readonly input: Record<string, unknown> }) => void;
 }
 
 /** What a created task's task.created event carries; the stream endpoints run it with it. */
@@ -95,7 +90,6 @@ export class CreateTaskUseCase {
     if (command.stream === true && prepared.modality !== 'text') {
       throw new DomainError(BusinessCode.Unavailable, 'stream.not_text', { model: prepared.model });
     }
-    command.onValid?.({ model: prepared.model, input: prepared.input });
     let taskId = newId(IdPrefix.task);
     let adopted = false;
     if (command.idempotencyKey !== undefined) {

@@ -5,3 +5,4 @@ export * from './media.contracts';
 export * from './service-owners';
 export * from './http-forward.contracts';
 export * from './catalog.contracts';
+export * from './tasks.contracts';
