@@ -131,19 +131,21 @@ function CreateKey(props: {
         <span>{t('console.keys.name')}</span>
         <input required maxLength={64} value={name} onInput={(e) => setName(e.currentTarget.value)} />
       </label>
-      <label>
-        <span>{t('console.keys.daily_cap')}</span>
-        <input
-          inputMode="decimal"
-          value={cap}
-          aria-invalid={capInvalid}
-          aria-describedby="cap-hint"
-          onInput={(e) => setCap(e.currentTarget.value.trim())}
-        />
+      <div class="field">
+        <label>
+          <span>{t('console.keys.daily_cap')}</span>
+          <input
+            inputMode="decimal"
+            value={cap}
+            aria-invalid={capInvalid}
+            aria-describedby="cap-hint"
+            onInput={(e) => setCap(e.currentTarget.value.trim())}
+          />
+        </label>
         <small id="cap-hint">
           {capInvalid ? t('console.keys.cap_invalid') : t('console.keys.create.cap_hint')}
         </small>
-      </label>
+      </div>
       <button type="submit" disabled={props.pending || capInvalid}>
         {t('console.keys.create.submit')}
       </button>
