@@ -34,10 +34,14 @@ export function TaskScreen(props: { taskId: string }) {
                 {task.data.state}
               </span>
             </dd>
-            <dt>{t('console.tasks.key')}</dt>
-            <dd>
-              <code>{task.data.keyId}</code>
-            </dd>
+            {task.data.keyId && (
+              <>
+                <dt>{t('console.tasks.key')}</dt>
+                <dd>
+                  <code>{task.data.keyId}</code>
+                </dd>
+              </>
+            )}
             <dt>{t('console.tasks.created')}</dt>
             <dd>{formatTime(language, task.data.createdAt)}</dd>
             <dt>{t('console.task.completed')}</dt>
