@@ -12,6 +12,7 @@ import {
   existsSync,
 } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { buildConsole } from './build-console.mjs';
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const out = join(root, 'dist');
@@ -85,3 +86,5 @@ for (const src of assets) {
   copyFileSync(src, dest);
 }
 if (!quiet) console.error(`build: ${compiled} of ${sources.length} files compiled to dist/`);
+// The web console's pages (Vite), served at /console by libs/console-web: rebuilt when their sources changed.
+await buildConsole({ quiet });

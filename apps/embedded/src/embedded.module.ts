@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { AccountsModule, accountsOpenApi } from '@gen/accounts';
 import { BillingModule, billingOpenApi } from '@gen/billing';
 import { CatalogModule, catalogOpenApi } from '@gen/catalog';
+import { ConsoleWebModule } from '@gen/console-web';
 import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule, ProvidersModule, composeDomains, quoteSigningKey } from '@gen/platform';
 import { ChatExecutionModule, RunnerModule } from '@gen/runner';
@@ -46,6 +47,8 @@ export class EmbeddedModule {
         RunnerModule,
         WebhooksModule.forRoot({ workers: true, http: true }),
         CompatModule,
+        // The web console's pages at /console, beside the console sign-in of the accounts module.
+        ConsoleWebModule.forRoot(),
       ],
     };
   }

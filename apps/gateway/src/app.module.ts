@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { AccountsModule, accountsOpenApi } from '@gen/accounts';
 import { billingOpenApi } from '@gen/billing';
 import { catalogOpenApi } from '@gen/catalog';
+import { ConsoleWebModule } from '@gen/console-web';
 import type { AppConfig, Logger } from '@gen/core';
 import { PlatformModule, composeDomains } from '@gen/platform';
 import { tasksOpenApi } from '@gen/tasks';
@@ -40,6 +41,8 @@ export class GatewayAppModule {
           appName: 'gateway',
         }),
         composeDomains(AccountsModule.forRoot({ http: true })),
+        // The web console's pages at /console, beside the console sign-in of the accounts module.
+        ConsoleWebModule.forRoot(),
       ],
     };
   }

@@ -1,0 +1,120 @@
+import { useState } from 'preact/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { api, query, type ApiKey, type TaskItem } from '../api';
+import { formatTime, useI18n } from '../i18n';
+import { Link } from '../router';
+import { ErrorNote, Loading } from '../ui';
+
+const STATES = ['queued', 'running', 'succeeded', 'failed', 'canceled', 'expired'] as const;
+
+export function TasksScreen() {
+  const { t, language } = useI18n();
+  const [keyId, setKeyId] = useState('');
+  const [state, setState] = useState('');
+  // The cursors of the pages before this one: "Newer" pops, "Older" pushes.
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors[cursors.length - 1];
+  const keys = useQuery({ queryKey: ['keys'], queryFn: () => api<{ items: ApiKey[] }>('GET', '/keys') });
+  const tasks = useQuery({
+    queryKey: ['tasks', keyId, state, cursor],
+    queryFn: () =>
+      api<{ items: TaskItem[]; nextCursor?: string }>(
+        'GET',
+        // A cursor freezes the filters: they are sent again unchanged.
+        `/tasks${query({ keyId, state, cursor, limit: '20' })}`,
+      ),
+  });
+  const filter = (apply: () => void) => {
+    apply();
+    setCursors([]);
+  };
+  const keyName = (id: string) => keys.data?.items.find((k) => k.keyId === id)?.name ?? id;
+
+  return (
+    <section aria-labelledby="tasks-heading">
+      <h1 id="tasks-heading">{t('console.tasks.heading')}</h1>
+      <div class="card row wrap">
+        <label>
+          <span>{t('console.tasks.key')}</span>
+          <select value={keyId} onChange={(e) => filter(() => setKeyId(e.currentTarget.value))}>
+            <option value="">{t('console.tasks.all_keys')}</option>
+            {keys.data?.items.map((key) => (
+              <option key={key.keyId} value={key.keyId}>
+                {key.name} ({key.prefix})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>{t('console.tasks.state')}</span>
+          <select value={state} onChange={(e) => filter(() => setState(e.currentTarget.value))}>
+            <option value="">{t('console.tasks.all_states')}</option>
+            {STATES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {tasks.isPending ? (
+        <Loading />
+      ) : tasks.error ? (
+        <ErrorNote error={tasks.error} />
+      ) : tasks.data.items.length === 0 ? (
+        <p>{t('console.tasks.empty')}</p>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t('console.tasks.task')}</th>
+                <th scope="col">{t('console.tasks.model')}</th>
+                <th scope="col">{t('console.tasks.state')}</th>
+                <th scope="col">{t('console.tasks.key')}</th>
+                <th scope="col">{t('console.tasks.created')}</th>
+                <th scope="col">{t('console.tasks.cost')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tasks.data.items.map((task) => (
+                <tr key={task.taskId}>
+                  <td>
+                    <Link href={`/tasks/${task.taskId}`}>
+                      <code>{task.taskId}</code>
+                    </Link>
+                  </td>
+                  <td>{task.model}</td>
+                  <td>
+                    <span class={`badge state-${task.state}`}>{task.state}</span>
+                  </td>
+                  <td>{keyName(task.keyId)}</td>
+                  <td>{formatTime(language, task.createdAt)}</td>
+                  <td>{task.cost}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div class="row">
+        <button
+          type="button"
+          class="secondary"
+          disabled={cursors.length === 0}
+          onClick={() => setCursors(cursors.slice(0, -1))}
+        >
+          {t('console.tasks.newer')}
+        </button>
+        <button
+          type="button"
+          class="secondary"
+          disabled={!tasks.data?.nextCursor}
+          onClick={() => tasks.data?.nextCursor && setCursors([...cursors, tasks.data.nextCursor])}
+        >
+          {t('console.tasks.older')}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,272 @@
+import { useState } from 'preact/hooks';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, type Endpoint, type Message } from '../api';
+import { formatTime, useI18n } from '../i18n';
+import { ConfirmButton, ErrorNote, Loading, SecretOnce } from '../ui';
+import { Attempts, RedeliverButton } from './deliveries';
+
+export function WebhooksScreen() {
+  const { t } = useI18n();
+  return (
+    <section aria-labelledby="webhooks-heading">
+      <h1 id="webhooks-heading">{t('console.webhooks.heading')}</h1>
+      <SigningSecret />
+      <Endpoints />
+    </section>
+  );
+}
+
+function SigningSecret() {
+  const { t } = useI18n();
+  const rotate = useMutation({ mutationFn: () => api<{ secret: string }>('POST', '/signing-secret/rotate') });
+  return (
+    <section class="card" aria-labelledby="secret-heading">
+      <h2 id="secret-heading">{t('console.webhooks.secret.heading')}</h2>
+      <p>{t('console.webhooks.secret.body')}</p>
+      {rotate.data ? (
+        <SecretOnce
+          label={t('console.webhooks.secret.shown_once')}
+          secret={rotate.data.secret}
+          onDone={() => rotate.reset()}
+        />
+      ) : (
+        <ConfirmButton
+          label={t('console.webhooks.secret.rotate')}
+          question={t('console.webhooks.secret.confirm')}
+          yes={t('console.webhooks.secret.rotate')}
+          onConfirm={() => rotate.mutate()}
+        />
+      )}
+      <ErrorNote error={rotate.error} />
+    </section>
+  );
+}
+
+function Endpoints() {
+  const { t } = useI18n();
+  const client = useQueryClient();
+  const endpoints = useQuery({
+    queryKey: ['endpoints'],
+    queryFn: () => api<{ items: Endpoint[] }>('GET', '/webhook-endpoints'),
+  });
+  const [secret, setSecret] = useState<string | null>(null);
+  const refresh = () => client.invalidateQueries({ queryKey: ['endpoints'] });
+  return (
+    <section aria-labelledby="endpoints-heading">
+      <h2 id="endpoints-heading">{t('console.webhooks.endpoints')}</h2>
+      {secret && (
+        <SecretOnce
+          label={t('console.webhooks.endpoint_secret')}
+          secret={secret}
+          onDone={() => setSecret(null)}
+        />
+      )}
+      <CreateEndpoint
+        onCreated={(created) => {
+          setSecret(created);
+          void refresh();
+        }}
+      />
+      {endpoints.isPending ? (
+        <Loading />
+      ) : endpoints.error ? (
+        <ErrorNote error={endpoints.error} />
+      ) : endpoints.data.items.length === 0 ? (
+        <p>{t('console.webhooks.endpoints_empty')}</p>
+      ) : (
+        endpoints.data.items.map((endpoint) => (
+          <EndpointCard key={endpoint.id} endpoint={endpoint} onSecret={setSecret} onChanged={refresh} />
+        ))
+      )}
+    </section>
+  );
+}
+
+function CreateEndpoint(props: { onCreated: (secret: string) => void }) {
+  const { t } = useI18n();
+  const events = useQuery({
+    queryKey: ['webhook-events'],
+    queryFn: () => api<{ items: { name: string; description: string }[] }>('GET', '/webhook-events'),
+    staleTime: Infinity,
+  });
+  const [url, setUrl] = useState('');
+  const [description, setDescription] = useState('');
+  const [chosen, setChosen] = useState<string[]>([]);
+  const create = useMutation({
+    mutationFn: () =>
+      api<Endpoint & { secret: string }>('POST', '/webhook-endpoints', {
+        url,
+        enabledEvents: chosen,
+        ...(description ? { description } : {}),
+      }),
+    onSuccess: (endpoint) => {
+      setUrl('');
+      setDescription('');
+      setChosen([]);
+      props.onCreated(endpoint.secret);
+    },
+  });
+  return (
+    <form
+      class="card form-grid"
+      aria-labelledby="create-endpoint-heading"
+      onSubmit={(event) => {
+        event.preventDefault();
+        create.mutate();
+      }}
+    >
+      <h3 id="create-endpoint-heading">{t('console.webhooks.create.heading')}</h3>
+      <label>
+        <span>{t('console.webhooks.create.url')}</span>
+        <input
+          type="url"
+          required
+          placeholder="https://"
+          value={url}
+          onInput={(e) => setUrl(e.currentTarget.value)}
+        />
+      </label>
+      <label>
+        <span>{t('console.webhooks.create.description')}</span>
+        <input maxLength={256} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+      </label>
+      <fieldset>
+        <legend>{t('console.webhooks.create.events')}</legend>
+        {events.data?.items.map((event) => (
+          <label key={event.name} class="check">
+            <input
+              type="checkbox"
+              checked={chosen.includes(event.name)}
+              onChange={(e) =>
+                setChosen(
+                  e.currentTarget.checked ? [...chosen, event.name] : chosen.filter((n) => n !== event.name),
+                )
+              }
+            />
+            <code>{event.name}</code> <span class="muted">{event.description}</span>
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit" disabled={create.isPending || chosen.length === 0}>
+        {t('console.webhooks.create.submit')}
+      </button>
+      <ErrorNote error={create.error ?? events.error} />
+    </form>
+  );
+}
+
+function EndpointCard(props: {
+  endpoint: Endpoint;
+  onSecret: (secret: string) => void;
+  onChanged: () => void;
+}) {
+  const { t, language } = useI18n();
+  const { endpoint } = props;
+  const [grace, setGrace] = useState('86400');
+  const [showMessages, setShowMessages] = useState(false);
+  const toggle = useMutation({
+    mutationFn: () => api('PATCH', `/webhook-endpoints/${endpoint.id}`, { enabled: !endpoint.enabled }),
+    onSuccess: props.onChanged,
+  });
+  const rotate = useMutation({
+    mutationFn: () =>
+      api<{ secret: string }>('POST', `/webhook-endpoints/${endpoint.id}/rotate-secret`, {
+        gracePeriodSeconds: Number.parseInt(grace, 10) || 0,
+      }),
+    onSuccess: (result) => props.onSecret(result.secret),
+  });
+  return (
+    <article class="card" data-endpoint-id={endpoint.id} aria-label={endpoint.url}>
+      <h3>
+        <code>{endpoint.url}</code>
+      </h3>
+      {endpoint.description && <p>{endpoint.description}</p>}
+      <p>
+        <span class={`badge state-${endpoint.status}`} data-testid="endpoint-status">
+          {endpoint.status === 'enabled'
+            ? t('console.webhooks.enabled')
+            : t('console.webhooks.disabled', { reason: endpoint.disabledReason ?? '' })}
+        </span>{' '}
+        · {t('console.webhooks.failures', { count: endpoint.consecutiveFailures })} ·{' '}
+        {formatTime(language, endpoint.createdAt)}
+      </p>
+      <p>
+        {t('console.webhooks.create.events')}:{' '}
+        {endpoint.enabledEvents.map((name) => (
+          <code key={name} class="tag">
+            {name}
+          </code>
+        ))}
+      </p>
+      <div class="row wrap">
+        <button type="button" class="secondary" disabled={toggle.isPending} onClick={() => toggle.mutate()}>
+          {endpoint.enabled ? t('console.webhooks.disable') : t('console.webhooks.enable')}
+        </button>
+        <form
+          class="inline"
+          onSubmit={(event) => {
+            event.preventDefault();
+            rotate.mutate();
+          }}
+        >
+          <label>
+            <span>{t('console.webhooks.grace')}</span>
+            <input
+              class="narrow"
+              type="number"
+              min={0}
+              step={1}
+              value={grace}
+              onInput={(e) => setGrace(e.currentTarget.value)}
+            />
+          </label>
+          <button type="submit" disabled={rotate.isPending}>
+            {t('console.webhooks.rotate')}
+          </button>
+        </form>
+        <button
+          type="button"
+          class="secondary"
+          aria-expanded={showMessages}
+          onClick={() => setShowMessages(!showMessages)}
+        >
+          {t('console.webhooks.show_messages')}
+        </button>
+      </div>
+      <ErrorNote error={toggle.error ?? rotate.error} />
+      {showMessages && <EndpointMessages endpointId={endpoint.id} />}
+    </article>
+  );
+}
+
+function EndpointMessages(props: { endpointId: string }) {
+  const { t } = useI18n();
+  const key = ['endpoint-messages', props.endpointId];
+  const messages = useQuery({
+    queryKey: key,
+    queryFn: () =>
+      api<{ items: Message[] }>('GET', `/webhook-endpoints/${props.endpointId}/messages?limit=20`),
+    refetchInterval: 3000,
+  });
+  if (messages.isPending) return <Loading />;
+  if (messages.error) return <ErrorNote error={messages.error} />;
+  return (
+    <section aria-label={t('console.webhooks.messages')}>
+      <h4>{t('console.webhooks.messages')}</h4>
+      {messages.data.items.length === 0 ? (
+        <p>{t('console.webhooks.no_messages')}</p>
+      ) : (
+        messages.data.items.map((message) => (
+          <div class="message" key={message.messageId} data-testid="endpoint-message">
+            <p>
+              <code>{message.messageId}</code> · <code>{message.eventType}</code> ·{' '}
+              <span class={`badge state-${message.state}`}>{message.state}</span>
+            </p>
+            <Attempts attempts={message.attemptLog} />
+            <RedeliverButton id={message.messageId} refresh={key} />
+          </div>
+        ))
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,97 @@
+import { useState } from 'preact/hooks';
+import { useI18n } from './i18n';
+
+export function ErrorNote(props: { error: unknown }) {
+  const { t } = useI18n();
+  if (!props.error) return null;
+  const message = props.error instanceof Error ? props.error.message : String(props.error);
+  return (
+    <p class="error" role="alert">
+      {t('console.error', { message })}
+    </p>
+  );
+}
+
+export function Loading() {
+  const { t } = useI18n();
+  return (
+    <p class="muted" role="status">
+      {t('console.loading')}
+    </p>
+  );
+}
+
+/** A secret shown once: selectable text, a copy button, and the warning above it. */
+export function SecretOnce(props: { label: string; warning?: string; secret: string; onDone?: () => void }) {
+  const { t } = useI18n();
+  const [copied, setCopied] = useState(false);
+  return (
+    <section class="secret" aria-label={props.label}>
+      {props.warning && (
+        <p class="warning" role="alert">
+          {props.warning}
+        </p>
+      )}
+      <p>{props.label}</p>
+      <code class="secret-value" data-testid="secret">
+        {props.secret}
+      </code>
+      <div class="row">
+        <button
+          type="button"
+          onClick={() => {
+            void navigator.clipboard
+              ?.writeText(props.secret)
+              .then(() => setCopied(true))
+              .catch(() => setCopied(false));
+          }}
+        >
+          {t('console.copy')}
+        </button>
+        {props.onDone && (
+          <button type="button" class="secondary" onClick={props.onDone}>
+            {t('console.keys.dismiss')}
+          </button>
+        )}
+        {copied && <span role="status">{t('console.copied')}</span>}
+      </div>
+    </section>
+  );
+}
+
+/** An action that asks first, in place (no modal to trap focus in). */
+export function ConfirmButton(props: {
+  label: string;
+  question: string;
+  yes: string;
+  onConfirm: () => void;
+  disabled?: boolean;
+}) {
+  const { t } = useI18n();
+  const [asking, setAsking] = useState(false);
+  if (!asking)
+    return (
+      <button type="button" class="danger" disabled={props.disabled} onClick={() => setAsking(true)}>
+        {props.label}
+      </button>
+    );
+  return (
+    <span class="confirm" role="group" aria-label={props.question}>
+      <span>{props.question}</span>
+      <button
+        type="button"
+        class="danger"
+        autoFocus
+        onClick={() => {
+          setAsking(false);
+          props.onConfirm();
+        }}
+      >
+        {props.yes}
+      </button>
+      <button type="button" class="secondary" onClick={() => setAsking(false)}>
+        {t('console.cancel')}
+      </button>
+    </span>
+  );
+}
