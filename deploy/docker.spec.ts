@@ -190,6 +190,23 @@ describe('docker/Dockerfile', () => {
       return new Promise((done) => child.on('close', (code) => done({ code, out })));
     }
 
+    it('hold the built web console where the gateway looks for it', () => {
+      // The runtime's own compiled module, as the gateway loads it: the console it finds from its place in dist/.
+      const files = join(home, 'dist', 'libs', 'console-web', 'src', 'console-files.js');
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { defaultConsoleDir, loadConsoleFiles } = require(files) as {
+        defaultConsoleDir(): string;
+        loadConsoleFiles(dir: string): {
+          index: { contentType: string };
+          assets: ReadonlyMap<string, unknown>;
+        } | null;
+      };
+      expect(defaultConsoleDir()).toBe(join(home, 'dist', 'console-web'));
+      const loaded = loadConsoleFiles(defaultConsoleDir());
+      expect(loaded?.index.contentType).toBe('text/html; charset=utf-8');
+      expect([...loaded!.assets.keys()].some((name) => /^assets\/.+\.js$/.test(name))).toBe(true);
+    });
+
     it('hold every app, and the entry script refuses a missing or unknown one', async () => {
       expect(readdirSync(join(home, 'dist', 'apps')).sort()).toEqual(readdirSync(join(root, 'apps')).sort());
       const none = await finished(entry([]));
