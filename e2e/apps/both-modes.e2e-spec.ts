@@ -243,6 +243,23 @@ describe.each(['embedded', 'fleet'] as const)('the public API, %s', (kind) => {
     expect(catalog.status).toBe(200);
   });
 
+  it('serves the web console: its pages at any /console path, its hashed files cached for a year', async () => {
+    const page = await fetch(`${service.baseUrl}/console/keys`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await page.text();
+    const script = /<script[^>]+src="([^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toMatch(/^\/console\/assets\//);
+    const asset = await fetch(`${service.baseUrl}${script!}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // The console's API below it is never the page: without a session, its own 401 in the envelope.
+    const api = await fetch(`${service.baseUrl}/console/v1/nothing-here`);
+    expect(api.status).toBe(401);
+    expect(api.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+
   it('signs in to the console by a one-time link; the cookie session and its CSRF token work on every console route', async () => {
     const account = await call('POST', '/admin/v1/accounts', admin, { name: `console-${kind}`, credit: '4' });
     const accountId = account.json['data']['accountId'] as string;
