@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { selfSignedCertificate, type TestCertificate } from '@gen/testing';
+import { listenOnLoopback443, selfSignedCertificate, type TestCertificate } from '@gen/testing';
 import { startEmbeddedProcess, type EmbeddedProcess } from './embedded-process';
 
 /** Screenshots of this run, shown by docs/console.md. */
@@ -26,26 +26,8 @@ async function receiver(tls: TestCertificate): Promise<Receiver> {
       res.writeHead(200).end();
     });
   });
-  for (let host = 2 + Math.floor(Math.random() * 200), tries = 0; ; host += 1, tries += 1) {
-    const address = `127.0.0.${(host % 250) + 2}`;
-    try {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(443, address, resolve);
-      });
-      return {
-        url: `https://${address}/hook`,
-        bodies,
-        close: () =>
-          new Promise((resolve) => {
-            server.closeAllConnections();
-            server.close(() => resolve());
-          }),
-      };
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'EADDRINUSE' || tries > 20) throw error;
-    }
-  }
+  const { host, close } = await listenOnLoopback443(server);
+  return { url: `https://${host}/hook`, bodies, close };
 }
 
 async function until<T>(check: () => Promise<T | undefined | false> | T | undefined | false, ms = 30_000) {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { Topics, type EventEnvelope } from '@gen/contracts';
 import { EVENT_BUS, type EventBus } from '@gen/messaging';
-import { OpenApiCheck, selfSignedCertificate, type TestCertificate } from '@gen/testing';
+import { OpenApiCheck, listenOnLoopback443, selfSignedCertificate, type TestCertificate } from '@gen/testing';
 import { startEmbedded, type Embedded } from './testing/embedded-harness';
 
 type Json = Record<string, unknown>;
@@ -34,7 +34,6 @@ function makeCertificate(dir: string): TestCertificate {
 }
 
 let tls: { key: string; cert: string; file: string };
-let nextHost = 2 + Math.floor(Math.random() * 200);
 
 /**
  * A real HTTPS receiver: records every request and answers with the status `answer` gives it (200 by
@@ -52,26 +51,8 @@ async function receiver(answer: (request: Received, index: number) => number = (
       res.writeHead(answer(request, got.length - 1)).end();
     });
   });
-  for (let tries = 0; ; tries += 1) {
-    const host = `127.0.0.${(nextHost++ % 250) + 2}`;
-    try {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(443, host, resolve);
-      });
-      return {
-        url: `https://${host}/hook`,
-        got,
-        close: () =>
-          new Promise((resolve) => {
-            server.closeAllConnections();
-            server.close(() => resolve());
-          }),
-      };
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'EADDRINUSE' || tries > 20) throw error;
-    }
-  }
+  const { host, close } = await listenOnLoopback443(server);
+  return { url: `https://${host}/hook`, got, close };
 }
 
 async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 30_000) {
