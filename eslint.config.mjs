@@ -172,7 +172,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/testing/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.browser-spec.ts', '**/testing/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@nx/enforce-module-boundaries': ['error', boundaries({ tests: true })],
