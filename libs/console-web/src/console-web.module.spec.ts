@@ -107,6 +107,18 @@ describe('the web console pages at /console', () => {
     expect(gzipped.headers['vary']).toBe('accept-encoding');
     expect(gzipped.rawPayload.length).toBeLessThan(SCRIPT.length);
     expect(gunzipSync(gzipped.rawPayload).toString()).toBe(SCRIPT);
+    // Each encoding has an ETag of its own, so no cache takes one body for the other.
+    expect(gzipped.headers['etag']).not.toBe(plain.headers['etag']);
+    const revalidated = await get('/console/assets/index-AbC123.js', {
+      'accept-encoding': 'gzip',
+      'if-none-match': String(gzipped.headers['etag']),
+    });
+    expect(revalidated.statusCode).toBe(304);
+    const other = await get('/console/assets/index-AbC123.js', {
+      'if-none-match': String(gzipped.headers['etag']),
+    });
+    expect(other.statusCode).toBe(200);
+    expect(other.body).toBe(SCRIPT);
   });
 
   it('revalidates a built file without a content hash, and answers 304 to its ETag', async () => {

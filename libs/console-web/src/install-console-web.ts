@@ -9,15 +9,17 @@ const isApiPath = (path: string): boolean => path === 'v1' || path.startsWith('v
 const acceptsGzip = (request: FastifyRequest): boolean =>
   /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
 
+/** The ETag of the body sent: each encoding is a representation of its own (RFC 9110 8.8.3). */
+const gzipEtag = (etag: string): string => `${etag.slice(0, -1)}-gz"`;
+
 function send(request: FastifyRequest, reply: FastifyReply, file: ConsoleFile, cacheControl: string) {
+  const gzip = file.gzip && acceptsGzip(request) ? file.gzip : undefined;
+  const etag = gzip ? gzipEtag(file.etag) : file.etag;
   void reply.headers(SECURITY_HEADERS);
-  void reply
-    .header('cache-control', cacheControl)
-    .header('etag', file.etag)
-    .header('vary', 'accept-encoding');
+  void reply.header('cache-control', cacheControl).header('etag', etag).header('vary', 'accept-encoding');
   void reply.type(file.contentType);
-  if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
-  if (file.gzip && acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(file.gzip);
+  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+  if (gzip) return reply.header('content-encoding', 'gzip').send(gzip);
   return reply.send(file.body);
 }
 
