@@ -215,6 +215,17 @@ describe('the web console in Chromium', () => {
     await page.getByTestId('usage-models').getByRole('cell', { name: 'local/sketch' }).waitFor();
     await page.locator('.plot canvas').waitFor();
     await shot('usage');
+    // One key's usage: the page asks the API for that key's figures and shows them.
+    const keyValue = await page.getByLabel('Key').locator('option').nth(1).getAttribute('value');
+    await page.getByLabel('Key').selectOption(keyValue!);
+    const [byKey] = await Promise.all([
+      page.waitForResponse(
+        (r) => r.url().includes('/console/v1/usage') && r.url().includes(`keyId=${keyValue}`),
+      ),
+      page.getByRole('button', { name: 'Show' }).click(),
+    ]);
+    expect(byKey.status()).toBe(200);
+    await page.getByTestId('usage-totals').waitFor();
     // A range over 92 days: the API refuses it and the page shows its message.
     await page.getByLabel('From (UTC, inclusive)').fill('2020-01-01');
     await page.getByLabel('To (UTC, exclusive)').fill('2020-12-31');
