@@ -1,4 +1,6 @@
 import { useState } from 'preact/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { api, type ApiKey } from './api';
 import { useI18n } from './i18n';
 
 export function ErrorNote(props: { error: unknown }) {
@@ -93,5 +95,32 @@ export function ConfirmButton(props: {
         {t('console.cancel')}
       </button>
     </span>
+  );
+}
+
+/** The account's keys (one cache entry, `['keys']`, shared by every screen that shows them). */
+export function useKeys() {
+  return useQuery({ queryKey: ['keys'], queryFn: () => api<{ items: ApiKey[] }>('GET', '/keys') });
+}
+
+/** A filter by key: every key of the account, or all of them (the empty value). */
+export function KeySelect(props: {
+  value: string;
+  keys: readonly ApiKey[] | undefined;
+  onChange: (keyId: string) => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <label>
+      <span>{t('console.tasks.key')}</span>
+      <select value={props.value} onChange={(e) => props.onChange(e.currentTarget.value)}>
+        <option value="">{t('console.tasks.all_keys')}</option>
+        {props.keys?.map((key) => (
+          <option key={key.keyId} value={key.keyId}>
+            {key.name} ({key.prefix})
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

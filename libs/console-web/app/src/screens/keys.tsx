@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, type ApiKey } from '../api';
 import { formatTime, useI18n } from '../i18n';
-import { ConfirmButton, ErrorNote, Loading, SecretOnce } from '../ui';
+import { ConfirmButton, ErrorNote, Loading, SecretOnce, useKeys } from '../ui';
 
 /** A USD decimal as the API takes it (a string, never a float). */
 const USD = /^(0|[1-9]\d{0,14})(\.\d{1,9})?$/;
@@ -10,10 +10,7 @@ const USD = /^(0|[1-9]\d{0,14})(\.\d{1,9})?$/;
 export function KeysScreen() {
   const { t, language } = useI18n();
   const client = useQueryClient();
-  const keys = useQuery({
-    queryKey: ['keys'],
-    queryFn: () => api<{ items: ApiKey[] }>('GET', '/keys'),
-  });
+  const keys = useKeys();
   const refresh = () => client.invalidateQueries({ queryKey: ['keys'] });
   const [created, setCreated] = useState<string | null>(null);
   const create = useMutation({

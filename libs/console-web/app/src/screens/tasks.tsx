@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { useQuery } from '@tanstack/react-query';
-import { api, query, type ApiKey, type TaskItem } from '../api';
+import { api, query, type TaskItem } from '../api';
 import { formatTime, useI18n } from '../i18n';
 import { Link } from '../router';
-import { ErrorNote, Loading } from '../ui';
+import { ErrorNote, KeySelect, Loading, useKeys } from '../ui';
 
 const STATES = ['queued', 'running', 'succeeded', 'failed', 'canceled', 'expired'] as const;
 
@@ -14,7 +14,7 @@ export function TasksScreen() {
   // The cursors of the pages before this one: "Newer" pops, "Older" pushes.
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1];
-  const keys = useQuery({ queryKey: ['keys'], queryFn: () => api<{ items: ApiKey[] }>('GET', '/keys') });
+  const keys = useKeys();
   const tasks = useQuery({
     queryKey: ['tasks', keyId, state, cursor],
     queryFn: () =>
@@ -34,17 +34,7 @@ export function TasksScreen() {
     <section aria-labelledby="tasks-heading">
       <h1 id="tasks-heading">{t('console.tasks.heading')}</h1>
       <div class="card row wrap">
-        <label>
-          <span>{t('console.tasks.key')}</span>
-          <select value={keyId} onChange={(e) => filter(() => setKeyId(e.currentTarget.value))}>
-            <option value="">{t('console.tasks.all_keys')}</option>
-            {keys.data?.items.map((key) => (
-              <option key={key.keyId} value={key.keyId}>
-                {key.name} ({key.prefix})
-              </option>
-            ))}
-          </select>
-        </label>
+        <KeySelect value={keyId} keys={keys.data?.items} onChange={(id) => filter(() => setKeyId(id))} />
         <label>
           <span>{t('console.tasks.state')}</span>
           <select value={state} onChange={(e) => filter(() => setState(e.currentTarget.value))}>

@@ -2,10 +2,10 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useQuery } from '@tanstack/react-query';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { api, query, type ApiKey, type Usage } from '../api';
+import { api, query, type Usage } from '../api';
 import { useI18n } from '../i18n';
 import { formatMicroUsd, microUsd } from '../money';
-import { ErrorNote, Loading } from '../ui';
+import { ErrorNote, KeySelect, Loading, useKeys } from '../ui';
 
 export function UsageScreen() {
   const { t } = useI18n();
@@ -13,7 +13,7 @@ export function UsageScreen() {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [keyId, setKeyId] = useState('');
-  const keys = useQuery({ queryKey: ['keys'], queryFn: () => api<{ items: ApiKey[] }>('GET', '/keys') });
+  const keys = useKeys();
   const usage = useQuery({
     queryKey: ['usage', range.from, range.to, range.keyId],
     queryFn: () => api<Usage>('GET', `/usage${query(range)}`),
@@ -44,17 +44,7 @@ export function UsageScreen() {
           <span>{t('console.usage.to')}</span>
           <input type="date" value={to} onInput={(e) => setTo(e.currentTarget.value)} />
         </label>
-        <label>
-          <span>{t('console.tasks.key')}</span>
-          <select value={keyId} onChange={(e) => setKeyId(e.currentTarget.value)}>
-            <option value="">{t('console.tasks.all_keys')}</option>
-            {keys.data?.items.map((key) => (
-              <option key={key.keyId} value={key.keyId}>
-                {key.name} ({key.prefix})
-              </option>
-            ))}
-          </select>
-        </label>
+        <KeySelect value={keyId} keys={keys.data?.items} onChange={setKeyId} />
         <button type="submit">{t('console.usage.apply')}</button>
         <small class="muted">{t('console.usage.range_hint')}</small>
       </form>
