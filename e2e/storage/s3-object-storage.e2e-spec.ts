@@ -122,6 +122,20 @@ describe('S3ObjectStorage against the real S3-compatible server', () => {
     expect(await storage.readBytes('tmp/whole.png', 1 << 20)).toBeNull();
   });
 
+  it('moves an object (server-side copy, then delete), and answers false when there is none', async () => {
+    await storage.put('tmp/uploads/fil_mv', png, 'image/png');
+    expect(await storage.move('tmp/uploads/fil_mv', 'files/acc_mv/fil_mv')).toBe(true);
+    expect(await storage.head('tmp/uploads/fil_mv')).toBeNull();
+    expect(await storage.head('files/acc_mv/fil_mv')).toEqual({
+      key: 'files/acc_mv/fil_mv',
+      bytes: png.length,
+      contentType: 'image/png',
+    });
+    expect(await storage.move('tmp/uploads/fil_mv', 'files/acc_mv/fil_mv')).toBe(false);
+    expect(await storage.head('files/acc_mv/fil_mv')).toMatchObject({ bytes: png.length });
+    await storage.delete('files/acc_mv/fil_mv');
+  });
+
   it('copies to an immutable key and deletes', async () => {
     await storage.put('tmp/source.png', png, 'image/png');
     await storage.copy('tmp/source.png', 'files/fil_1/source.png');

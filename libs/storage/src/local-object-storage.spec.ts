@@ -310,6 +310,41 @@ describe('LocalObjectStorage served by installLocalObjectRoutes', () => {
     expect(await readdir(directory)).toEqual([]);
   });
 
+  it('moves an object with its type, replacing the target, and answers false when there is none', async () => {
+    await storage.put('tmp/uploads/fil_m', png, 'image/png');
+    await storage.put('files/acc_m/fil_m', Buffer.from('old'), 'text/plain');
+    expect(await storage.move('tmp/uploads/fil_m', 'files/acc_m/fil_m')).toBe(true);
+    expect(await storage.head('tmp/uploads/fil_m')).toBeNull();
+    expect(await storage.head('files/acc_m/fil_m')).toEqual({
+      key: 'files/acc_m/fil_m',
+      bytes: png.length,
+      contentType: 'image/png',
+    });
+    expect((await storage.readBytes('files/acc_m/fil_m', png.length))!.body!.equals(png)).toBe(true);
+    // The emptied temporary directories went; a second move of the same key finds nothing and changes nothing.
+    expect(await readdir(directory)).toEqual(['files']);
+    expect(await storage.move('tmp/uploads/fil_m', 'files/acc_m/fil_m')).toBe(false);
+    expect(await storage.head('files/acc_m/fil_m')).toMatchObject({ bytes: png.length });
+    await storage.delete('files/acc_m/fil_m');
+    expect(await files()).toEqual([]);
+  });
+
+  it('moves while deletes of the target prefix remove its emptied directories', async () => {
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, worker) => {
+        for (let round = 0; round < 200; round += 1) {
+          await storage.put(`tmp/uploads/w${worker}-${round}`, png, 'image/png');
+          expect(
+            await storage.move(`tmp/uploads/w${worker}-${round}`, `files/acc_r/w${worker}-${round}`),
+          ).toBe(true);
+          await storage.delete(`files/acc_r/w${worker}-${round}`);
+        }
+      }),
+    );
+    expect(await files()).toEqual([]);
+    expect(await readdir(directory)).toEqual([]);
+  });
+
   it('writes while deletes of the same prefix remove its emptied directories (concurrent uploads and commits)', async () => {
     // Puts into a prefix whose directories other deletes are removing at the same moment, as concurrent
     // upload PUTs and commits (which delete their temporary object) do under `tmp/uploads/`.

@@ -302,12 +302,43 @@ export class LocalObjectStorage implements ObjectStorage {
     });
   }
 
+  /**
+   * Renames the object into place (its sidecar follows; an upload's content type is fixed by its ticket, so a
+   * write to `fromKey` racing the move can only bring the same one), then removes emptied directories.
+   */
+  async move(fromKey: string, toKey: string): Promise<boolean> {
+    const from = this.pathOf(fromKey);
+    const to = this.pathOf(toKey);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await mkdir(dirname(to), { recursive: true });
+        await rename(from, to);
+        break;
+      } catch (error) {
+        const code = errorCode(error);
+        // Absent: nothing to move; or, after the target's directory was made, it was emptied and removed by a
+        // concurrent delete (see createTemp): make it again.
+        if (code !== 'ENOENT') throw error;
+        if (!(await stat(from).catch(ignoreMissing))?.isFile()) return false;
+        if (attempt === MAX_CREATE_ATTEMPTS) throw error;
+      }
+    }
+    await rename(this.sidecarOf(from), this.sidecarOf(to)).catch(ignoreMissing);
+    await this.removeEmptyDirectories(dirname(from));
+    return true;
+  }
+
   /** Deletes the object if there is one (like S3, deleting nothing succeeds), then empty directories. */
   async delete(key: string): Promise<void> {
     const path = this.pathOf(key);
     await unlink(path).catch(ignoreMissing);
     await unlink(this.sidecarOf(path)).catch(ignoreMissing);
-    for (let dir = dirname(path); dir.startsWith(this.root + sep); dir = dirname(dir)) {
+    await this.removeEmptyDirectories(dirname(path));
+  }
+
+  /** Removes `dir` and its parents inside the root while they are empty. */
+  private async removeEmptyDirectories(start: string): Promise<void> {
+    for (let dir = start; dir.startsWith(this.root + sep); dir = dirname(dir)) {
       // A write that is about to use the directory retries (see createTemp).
       if (
         (await rmdir(dir).then(

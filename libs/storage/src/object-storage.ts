@@ -55,6 +55,12 @@ export interface ObjectStorage {
    */
   readBytes(key: string, maxBytes: number): Promise<ObjectBytes | null>;
   copy(fromKey: string, toKey: string): Promise<void>;
+  /**
+   * Moves the object at `fromKey` to `toKey` (replacing what is there), as it is at that moment: a write to
+   * `fromKey` after it makes a new object there and leaves `toKey` alone. False, changing nothing, when there is
+   * no object at `fromKey`. A rename in the local directory; a server-side copy and a delete on S3.
+   */
+  move(fromKey: string, toKey: string): Promise<boolean>;
   delete(key: string): Promise<void>;
 }
 export const OBJECT_STORAGE = Symbol('ObjectStorage');

@@ -188,6 +188,18 @@ export class S3ObjectStorage implements ObjectStorage {
     );
   }
 
+  async move(fromKey: string, toKey: string): Promise<boolean> {
+    try {
+      await this.copy(fromKey, toKey);
+    } catch (error) {
+      if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404)
+        return false;
+      throw error;
+    }
+    await this.delete(fromKey);
+    return true;
+  }
+
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: this.stored(key) }));
   }

@@ -1,6 +1,7 @@
 /**
  * Object keys are made by the service, never by the client. Uploads land under a temporary prefix; a verified
- * file is copied to an immutable private key of its account.
+ * file's bytes are moved to an immutable private key of its account by its commit, before they are verified
+ * there (see CommitFileUseCase).
  */
 export const TEMP_PREFIX = 'tmp/uploads/';
 

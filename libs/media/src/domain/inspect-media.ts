@@ -41,14 +41,19 @@ async function decodeImage(bytes: Buffer): Promise<{ width: number; height: numb
       animated: true,
       sequentialRead: true,
     });
-    const metadata = await image.metadata();
-    await image.resize(256, 256, { fit: 'inside', withoutEnlargement: true }).raw().toBuffer();
+    // Both start now, on libuv's thread pool: the header's facts and the decode of every row.
+    const [metadata] = await Promise.all([
+      image.metadata(),
+      image.clone().resize(256, 256, { fit: 'inside', withoutEnlargement: true }).raw().toBuffer(),
+    ]);
     const height = metadata.pageHeight ?? metadata.height;
     return metadata.width && height ? { width: metadata.width, height } : null;
   } catch {
     return null;
   }
 }
+
+const sha256Of = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
 /** An audio file's duration as music-metadata measures it (MP3: every frame counted); undefined when it cannot. */
 async function audioDuration(bytes: Buffer, type: MediaType): Promise<number | undefined> {
@@ -81,14 +86,17 @@ export async function inspectMedia(bytes: Buffer, declared: MediaType): Promise<
       contentType: declared,
     });
   }
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
   const kind = kindOf(declared);
   if (kind === 'image') {
-    const size = await decodeImage(bytes);
+    // The decoder runs on libuv's thread pool: the hash is computed here meanwhile, not after it.
+    const decoding = decodeImage(bytes);
+    const sha256 = sha256Of(bytes);
+    const size = await decoding;
     return size
       ? { ok: true, facts: { sha256, ...size } }
       : refuse('media.damaged', { contentType: declared });
   }
+  const sha256 = sha256Of(bytes);
   const duration = kind === 'audio' ? await audioDuration(bytes, declared) : container.durationSeconds;
   if (duration === undefined || !Number.isFinite(duration) || duration <= 0) {
     return refuse('media.no_duration', { contentType: declared });

@@ -38,7 +38,7 @@ export const mediaOpenApi: OpenApiFragment = {
         tags: ['media'],
         summary:
           'Commit a completed direct upload: verify it and make it a ready file with a service:// URI.',
-        description: `No body. Before the bytes are all there: 409 (business code 409, media pending): upload, then retry the commit. Repeating a successful commit returns the same record (idempotent); two concurrent commits verify once and both answer the same record. ${REFUSALS} The verified bytes are written to an immutable private key; the temporary object is deleted. 404 also when the commit window (one hour after the ticket’s expiry) has passed.`,
+        description: `No body. Before the bytes are all there: 409 (business code 409, media pending): upload, then retry the commit. Repeating a successful commit returns the same record (idempotent); two concurrent commits verify once and both answer the same record. ${REFUSALS} The upload is moved to an immutable private key and verified there: the bytes verified are the bytes kept, and a later PUT to the still valid URL is never read. 404 also when the commit window (one hour after the ticket’s expiry) has passed.`,
         responses: {
           ...envelopeResponse('The ready file.', FileRecord),
           ...errorResponses([400, 401, 403, 404, 409, 429, 500]),

@@ -62,9 +62,13 @@ export class CommitFileUseCase {
   }
 
   private async verified(file: MediaFile): Promise<MediaFile> {
-    const tempKey = file.tempKey!;
+    const objectKey = objectKeyOf(file.accountId, file.id);
+    // The upload becomes the object at its private key first, as it is at this moment: the bytes verified are
+    // the bytes kept, and a second upload to the still valid URL lands at the temporary key again, where
+    // retention removes it. A commit that died after the move finds the bytes at the private key.
+    await this.storage.move(file.tempKey!, objectKey);
     // One read: the size as stored and, unless it is larger than the ticket's, the bytes in one buffer.
-    const stored = await this.storage.readBytes(tempKey, file.bytes);
+    const stored = await this.storage.readBytes(objectKey, file.bytes);
     if (!stored) throw mediaPending(file.id);
     const bytes = stored.body;
     if (!bytes || bytes.length !== file.bytes) {
@@ -75,19 +79,17 @@ export class CommitFileUseCase {
     }
     const inspection = await inspectMedia(bytes, file.contentType);
     if (!inspection.ok) return this.refuse(file, inspection.refusal);
-    const objectKey = objectKeyOf(file.accountId, file.id);
-    await this.storage.put(objectKey, bytes, file.contentType);
     const ready = await this.files.markReady(file.accountId, file.id, {
       facts: inspection.facts,
       objectKey,
       now: this.clock.now(),
     });
-    await this.storage.delete(tempKey);
     return ready ?? this.execute(file.accountId, file.id);
   }
 
-  /** Nothing is kept: the temporary object goes, the file is marked refused with its reason, and it is 400. */
+  /** Nothing is kept: the bytes go, the file is marked refused with its reason, and it is 400. */
   private async refuse(file: MediaFile, refusal: Refusal): Promise<never> {
+    await this.storage.delete(objectKeyOf(file.accountId, file.id));
     await this.storage.delete(file.tempKey!);
     await this.files.markRefused(file.accountId, file.id, refusal);
     throw fileRefused(refusal);

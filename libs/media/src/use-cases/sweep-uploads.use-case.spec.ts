@@ -92,4 +92,22 @@ describe.each(DATABASE_KINDS)('retention of uploads on %s', (kind) => {
     expect(await sweep.execute()).toBe(1);
     expect(await files.find('acc_a', held.id)).toBeNull();
   });
+
+  it("removes the bytes a commit that died had moved to the private key, and keeps a ready file's", async () => {
+    const died = await uploaded(at(20_000));
+    await storage.move(died.tempKey, 'files/acc_a/' + died.id);
+    const ready = await uploaded(at(20_000));
+    await storage.move(ready.tempKey, 'files/acc_a/' + ready.id);
+    await files.markReady('acc_a', ready.id, {
+      facts: { sha256: 'f'.repeat(64) },
+      objectKey: 'files/acc_a/' + ready.id,
+      now: T0,
+    });
+    now = at(20_000);
+    expect(await sweep.execute()).toBe(2);
+    expect(await files.find('acc_a', died.id)).toBeNull();
+    expect(await storage.head('files/acc_a/' + died.id)).toBeNull();
+    expect(await files.find('acc_a', ready.id)).toMatchObject({ state: 'ready' });
+    expect(await storage.head('files/acc_a/' + ready.id)).toMatchObject({ bytes: 3 });
+  });
 });

@@ -1,13 +1,15 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { CLOCK, LOGGER, type Clock, type Logger } from '@gen/core';
 import { OBJECT_STORAGE, type ObjectStorage } from '@gen/storage';
+import { objectKeyOf } from '../domain/file-keys';
 import { FileRepository } from '../persistence/file.repository';
 
 const BATCH = 100;
 
 /**
  * Retention of uploads: once a file's commit window has closed (its upload URL expired an hour ago), whatever
- * is still at its temporary key is deleted, and so is the file unless it was committed. A file never uploaded,
+ * is still at its temporary key is deleted, and so is the file unless it was committed (with its bytes, if a
+ * commit that died had moved them to the private key already). A file never uploaded,
  * never committed, or refused disappears; a ready file loses only its temporary key (a second upload to the URL
  * before it expired). Returns how many files were swept.
  */
@@ -27,6 +29,8 @@ export class SweepUploadsUseCase {
       const due = await this.files.dueForSweep(now, BATCH);
       for (const file of due) {
         if (file.tempKey) await this.storage.delete(file.tempKey);
+        // A commit moves the upload to the private key before verifying it; one that died on the way left it there.
+        if (file.state !== 'ready') await this.storage.delete(objectKeyOf(file.accountId, file.id));
         await this.files.finishSweep(file.id, now);
       }
       swept += due.length;
