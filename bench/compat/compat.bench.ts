@@ -4,10 +4,15 @@
  * (the Portkey gateway, which holds no funds) and against the upstream called directly (the limit). Every
  * target answers from the same fake OpenAI-compatible upstream on this machine (its own process, a fixed reply of
  * `--tokens` tokens, whole or streamed, no delay), bound to the catalog model `bench/fake/chat` through the
- * `openai-compatible` adapter.
+ * `openai-compatible` adapter. A fourth target is the ceiling of any gateway: a bare proxy (Fastify and an undici
+ * `Pool` in a process of its own; no key, no validation, no database) that forwards the request to the fake
+ * and relays its answer: what is left once every piece of business logic is gone.
  *
  *  1. Non-streamed and streamed, at concurrency 1 and `--concurrency`: req/s, p50/p99, for streams time to
- *     first token p50/p99, and the CPU per request of the process answering (fake, Portkey, service).
+ *     first token p50/p99, the CPU per request of the process answering (fake, Portkey, bare proxy, service),
+ *     and the fake's and the load generator's CPU per request while that target is loaded; then the ceiling:
+ *     the bare proxy against Portkey (req/s at `--concurrency`, added p50 at 1) and the CPU per answer that 5x
+ *     Portkey's req/s leaves on two cores.
  *  2. Stall-free streams: N concurrent streams through the service (N = 100, 250, 500), each must get its first
  *     token within `--stall-ms` and complete with the right text; the largest N that passed.
  *
@@ -15,7 +20,7 @@
  * target's p50 minus the direct fake's); added time to first token p99 at most 5 ms; 500 streams stall-free.
  *
  *   npm run bench:compat [-- --seconds 3 --rounds 3 --concurrency 32 --tokens 20 --stall-ms 2000
- *                           --only postgres|pglite --no-portkey --cpu-prof
+ *                           --only postgres|pglite --no-portkey --no-bare-proxy --cpu-prof
  *                           --scenario whole|streamed:1|32 --no-stall]
  *
  * Each server runs in its own process (`--cpu-prof`: the service processes write V8 CPU profiles to
@@ -27,7 +32,9 @@ import { pgliteDirIn } from '@gen/persistence';
 import { createHttpApp } from '@gen/platform';
 import { createScratchPostgres, seedPglite, type ScratchDatabase } from '@gen/testing';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import Fastify from 'fastify';
 import { Client } from 'pg';
+import { Pool } from 'undici';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -188,6 +195,58 @@ function startService(
   });
 }
 
+/**
+ * The bare proxy (run in a child process): the least any gateway must do. One Fastify route
+ * `POST /v1/chat/completions` whose JSON body (parsed by Fastify, as any gateway must to read `model` and
+ * `stream`) is sent on to the fake upstream over an undici `Pool` of keep-alive connections, and whose answer is
+ * relayed: the whole JSON body, or (`"stream": true`) the SSE body piped through as it arrives. No key, no
+ * validation, no rate limit, no database, no accounting.
+ */
+async function serveBareProxy(upstreamBaseUrl: string): Promise<string> {
+  const upstream = new URL(upstreamBaseUrl);
+  const path = `${upstream.pathname}/chat/completions`;
+  // More connections than the bench's concurrent callers, so no request waits for one.
+  const pool = new Pool(upstream.origin, { connections: 64, pipelining: 1, keepAliveTimeout: 60_000 });
+  const app = Fastify({ logger: false });
+  app.post('/v1/chat/completions', async (request, reply) => {
+    const body = request.body as { stream?: unknown };
+    const answer = await pool.request({
+      path,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    void reply.code(answer.statusCode);
+    if (body.stream === true && answer.statusCode === 200)
+      return reply
+        .header('content-type', 'text/event-stream')
+        .header('cache-control', 'no-cache')
+        .send(answer.body);
+    return reply
+      .header('content-type', 'application/json')
+      .send(Buffer.from(await answer.body.arrayBuffer()));
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  process.on('SIGTERM', () => {
+    void app
+      .close()
+      .then(() => pool.close())
+      .finally(() => process.exit(0));
+  });
+  return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+}
+
+/** Forks `script --bare-proxy <upstream base URL>`; resolves with the child and its URL. */
+function startBareProxy(upstreamBaseUrl: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = fork(__filename, ['--bare-proxy', upstreamBaseUrl], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolveUrl, reject) => {
+    child.once('message', (url: string) => resolveUrl({ child, url }));
+    child.once('exit', (code) => reject(new Error(`bare proxy exited ${String(code)}`)));
+  });
+}
+
 /** A port free now (taken and released): Portkey is told its port on the command line. */
 async function freePort(): Promise<number> {
   const probe = createServer();
@@ -244,6 +303,10 @@ interface Figures {
   ttft50: number;
   ttft99: number;
   cpuPerRequest: number;
+  /** The fake upstream's CPU per request while this target was loaded (the same as `cpuPerRequest` for it). */
+  upstreamCpuPerRequest: number;
+  /** The load generator's (this process's) CPU per request while this target was loaded. */
+  loadCpuPerRequest: number;
   statementsPerRequest?: number;
   errors: number;
   problem?: string;
@@ -260,6 +323,10 @@ async function scenario(
 ): Promise<Figures[]> {
   const loads: Load[][] = measured.map(() => []);
   const cpu: number[] = measured.map(() => 0);
+  const upstreamCpu: number[] = measured.map(() => 0);
+  const loadCpu: number[] = measured.map(() => 0);
+  // The first target is the fake called directly: its process is the upstream of every other target too.
+  const upstreamPid = measured[0]!.pid;
   const statements: number[] = measured.map(() => 0);
   for (const m of measured) await load(m.target, stream, concurrency, 1, expected, 'word0'); // warm-up
   for (let r = 0; r < rounds; r += 1) {
@@ -267,9 +334,14 @@ async function scenario(
     for (const k of order) {
       const m = measured[k]!;
       const before = cpuMicros(m.pid);
+      const upstreamBefore = cpuMicros(upstreamPid);
+      const loadBefore = process.cpuUsage();
       const statementsBefore = m.statements ? await statementsOf(m.statements) : 0;
       loads[k]!.push(await load(m.target, stream, concurrency, seconds, expected, 'word0'));
       cpu[k]! += cpuMicros(m.pid) - before;
+      upstreamCpu[k]! += cpuMicros(upstreamPid) - upstreamBefore;
+      const loadUsed = process.cpuUsage(loadBefore);
+      loadCpu[k]! += loadUsed.user + loadUsed.system;
       // Settlement may lag the answer by a little: the count is read after the load, at once.
       if (m.statements) statements[k]! += (await statementsOf(m.statements)) - statementsBefore;
     }
@@ -285,6 +357,8 @@ async function scenario(
       ttft50: quantile(firstTokens, 0.5),
       ttft99: quantile(firstTokens, 0.99),
       cpuPerRequest: totals.length ? cpu[k]! / totals.length : NaN,
+      upstreamCpuPerRequest: totals.length ? upstreamCpu[k]! / totals.length : NaN,
+      loadCpuPerRequest: totals.length ? loadCpu[k]! / totals.length : NaN,
       ...(measured[k]!.statements
         ? { statementsPerRequest: statements[k]! / Math.max(1, totals.length) }
         : {}),
@@ -324,6 +398,7 @@ async function stallFree(
 }
 
 const ms = (value: number): string => (Number.isNaN(value) ? '-' : value.toFixed(2));
+const micros = (value: number): string => (Number.isNaN(value) ? '-' : value.toFixed(0));
 
 function printScenario(
   label: string,
@@ -333,12 +408,12 @@ function printScenario(
 ) {
   console.log(`\n${label}`);
   console.log(
-    `${'target'.padEnd(34)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}${stream ? `${'ttft p50'.padStart(10)}${'ttft p99'.padStart(10)}` : ''} ${'CPU µs/req'.padStart(11)} ${'SQL/req'.padStart(8)} ${'errors'.padStart(7)}`,
+    `${'target'.padEnd(34)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}${stream ? `${'ttft p50'.padStart(10)}${'ttft p99'.padStart(10)}` : ''} ${'CPU µs/req'.padStart(11)} ${'fake µs/req'.padStart(12)} ${'load µs/req'.padStart(12)} ${'SQL/req'.padStart(8)} ${'errors'.padStart(7)}`,
   );
   for (const [k, m] of measured.entries()) {
     const f = figures[k]!;
     console.log(
-      `${m.target.name.padEnd(34)} ${f.rps.toFixed(0).padStart(8)} ${ms(f.p50).padStart(8)} ${ms(f.p99).padStart(8)}${stream ? `${ms(f.ttft50).padStart(10)}${ms(f.ttft99).padStart(10)}` : ''} ${(Number.isNaN(f.cpuPerRequest) ? '-' : f.cpuPerRequest.toFixed(0)).padStart(11)} ${(f.statementsPerRequest?.toFixed(1) ?? '').padStart(8)} ${String(f.errors).padStart(7)}`,
+      `${m.target.name.padEnd(34)} ${f.rps.toFixed(0).padStart(8)} ${ms(f.p50).padStart(8)} ${ms(f.p99).padStart(8)}${stream ? `${ms(f.ttft50).padStart(10)}${ms(f.ttft99).padStart(10)}` : ''} ${micros(f.cpuPerRequest).padStart(11)} ${micros(f.upstreamCpuPerRequest).padStart(12)} ${micros(f.loadCpuPerRequest).padStart(12)} ${(f.statementsPerRequest?.toFixed(1) ?? '').padStart(8)} ${String(f.errors).padStart(7)}`,
     );
     if (f.problem) console.log(`  first error: ${f.problem.slice(0, 300)}`);
   }
@@ -397,6 +472,21 @@ async function main(): Promise<void> {
         console.error(`Portkey left out: ${String(error)}`);
       }
     }
+    let bareIndex: number | undefined;
+    if (!hasFlag('no-bare-proxy')) {
+      const bare = await startBareProxy(upstream.baseUrl);
+      children.push(bare.child);
+      bareIndex = measured.length;
+      measured.push({
+        target: {
+          name: 'bare proxy (Fastify + undici)',
+          url: `${bare.url}/v1/chat/completions`,
+          model: FAKE_MODEL,
+          headers: {},
+        },
+        pid: bare.child.pid!,
+      });
+    }
     const services: { index: number; database: string }[] = [];
     for (const database of databases) {
       const service = await startService(database, catalogFile, hasFlag('cpu-prof'));
@@ -431,7 +521,9 @@ async function main(): Promise<void> {
       }
 
     console.log('\ntargets (added = the target minus the direct fake)');
-    for (const service of only === undefined ? services : []) {
+    // The bare proxy first: the same targets applied to a proxy with no business logic are the ceiling.
+    const rows = [...(bareIndex !== undefined ? [{ index: bareIndex }] : []), ...services];
+    for (const service of only === undefined ? rows : []) {
       const name = measured[service.index]!.target.name;
       for (const stream of [false, true]) {
         const mode = stream ? 'streamed' : 'non-streamed';
@@ -461,6 +553,58 @@ async function main(): Promise<void> {
               `${name}: added time to first token p99 at c=${c} ${added.toFixed(3)} ms (target <= 5 ms): ${verdict(added <= 5)}`,
             );
           }
+      }
+    }
+
+    if (bareIndex !== undefined) {
+      // Whether the targets are reachable at all: the bare proxy does nothing but the HTTP a gateway must do.
+      console.log(
+        '\nceiling: the bare proxy (no key, no validation, no database) against Portkey and the fake',
+      );
+      for (const stream of [false, true]) {
+        const mode = stream ? 'streamed' : 'non-streamed';
+        const c1 = results.get(`${stream}:1`);
+        const cN = results.get(`${stream}:${concurrency}`);
+        if (cN) {
+          const bare = cN[bareIndex]!.rps;
+          // The CPU an answer costs on the machine's cores: load generator, fake, and the proxy between them.
+          const direct = cN[0]!.loadCpuPerRequest + cN[0]!.cpuPerRequest;
+          const fakeAndLoad = cN[bareIndex]!.loadCpuPerRequest + cN[bareIndex]!.upstreamCpuPerRequest;
+          const proxied = fakeAndLoad + cN[bareIndex]!.cpuPerRequest;
+          console.log(
+            `bare proxy / fake direct, ${mode}: req/s at c=${concurrency} ${(bare / cN[0]!.rps).toFixed(2)} (${bare.toFixed(0)} / ${cN[0]!.rps.toFixed(0)}); CPU per answer (load + fake + proxy) ${proxied.toFixed(0)} µs = ${fakeAndLoad.toFixed(0)} + ${cN[bareIndex]!.cpuPerRequest.toFixed(0)} µs, direct (load + fake) ${direct.toFixed(0)} µs`,
+          );
+          for (const service of services)
+            console.log(
+              `${measured[service.index]!.target.name} / bare proxy, ${mode}: req/s at c=${concurrency} ${(cN[service.index]!.rps / bare).toFixed(2)}`,
+            );
+          if (portkeyIndex !== undefined && cN[portkeyIndex]!.errors === 0) {
+            const portkey = cN[portkeyIndex]!.rps;
+            console.log(
+              `bare proxy / Portkey, ${mode}: req/s at c=${concurrency} ${(bare / portkey).toFixed(2)}x; 5x Portkey is ${(5 * portkey).toFixed(0)} req/s, ${((5 * portkey) / cN[0]!.rps).toFixed(2)}x the fake called directly: the 5x target is ${bare >= 5 * portkey ? 'reachable' : 'NOT reachable'} even with zero business logic`,
+            );
+            // 5x Portkey on 2 cores leaves this much CPU per answer for everything; the load and the fake take
+            // their share first, the rest is all a gateway may spend (HTTP in and out included).
+            const budget = 2e6 / (5 * portkey);
+            console.log(
+              `CPU budget per answer at 5x Portkey on 2 cores, ${mode}: ${budget.toFixed(0)} µs; load + fake take ${fakeAndLoad.toFixed(0)} µs, leaving ${(budget - fakeAndLoad).toFixed(0)} µs for the gateway; the bare proxy spends ${cN[bareIndex]!.cpuPerRequest.toFixed(0)} µs${services.map((service) => `, ${measured[service.index]!.target.name} ${cN[service.index]!.cpuPerRequest.toFixed(0)} µs${service.database === 'postgres' ? " (and PostgreSQL's share)" : ''}`).join('')}`,
+            );
+          } else if (portkeyIndex !== undefined)
+            console.log(`bare proxy / Portkey, ${mode}: n/a (Portkey's answers failed)`);
+        }
+        if (c1) {
+          const ours = c1[bareIndex]!.p50 - c1[0]!.p50;
+          if (portkeyIndex !== undefined && c1[portkeyIndex]!.errors === 0) {
+            const theirs = c1[portkeyIndex]!.p50 - c1[0]!.p50;
+            console.log(
+              `bare proxy, ${mode}: added p50 at c=1 ${ours.toFixed(3)} ms = ${(ours / theirs).toFixed(2)} of Portkey's ${theirs.toFixed(3)} ms (a third is ${(theirs / 3).toFixed(3)} ms): ${ours <= theirs / 3 ? 'reachable' : 'NOT reachable'} even with zero business logic`,
+            );
+          } else console.log(`bare proxy, ${mode}: added p50 at c=1 ${ours.toFixed(3)} ms`);
+          if (stream)
+            console.log(
+              `bare proxy: added time to first token p99 at c=1 ${(c1[bareIndex]!.ttft99 - c1[0]!.ttft99).toFixed(3)} ms`,
+            );
+        }
       }
     }
 
@@ -497,6 +641,13 @@ const serveAt = process.argv.indexOf('--serve');
 if (upstreamAt >= 0) {
   serveFakeUpstream(Number(process.argv[upstreamAt + 1]))
     .then((baseUrl) => process.send!(baseUrl))
+    .catch((error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    });
+} else if (process.argv.includes('--bare-proxy')) {
+  serveBareProxy(process.argv[process.argv.indexOf('--bare-proxy') + 1]!)
+    .then((url) => process.send!(url))
     .catch((error: unknown) => {
       console.error(error);
       process.exit(1);
