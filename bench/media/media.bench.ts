@@ -420,6 +420,8 @@ interface TripFigure {
   readonly count: number;
   /** p50 of upload-url, PUT and commit. */
   readonly stepP50: number[];
+  /** p99 of upload-url, PUT and commit. */
+  readonly stepP99: number[];
   readonly cpuPerTrip: number;
   readonly baseline: { rps: number; p50: number; p99: number; cpuPerPut: number };
 }
@@ -455,12 +457,9 @@ async function roundTrips(
     let cpu = await serverCpuMicros(service.child);
     steps = [[], [], []];
     const measured = await during(seconds, c, trip);
-    const stepP50 = steps.map((times) =>
-      quantile(
-        times.sort((a, b) => a - b),
-        0.5,
-      ),
-    );
+    for (const times of steps) times.sort((a, b) => a - b);
+    const stepP50 = steps.map((times) => quantile(times, 0.5));
+    const stepP99 = steps.map((times) => quantile(times, 0.99));
     const cpuPerTrip = ((await serverCpuMicros(service.child)) - cpu) / measured.times.length;
     await during(1, c, put);
     cpu = await serverCpuMicros(bare.child);
@@ -473,6 +472,7 @@ async function roundTrips(
       p99: quantile(measured.times, 0.99),
       count: measured.times.length,
       stepP50,
+      stepP99,
       cpuPerTrip,
       baseline: {
         rps: base.times.length / base.elapsed,
@@ -564,6 +564,7 @@ async function main(): Promise<void> {
           'p50',
           'p99',
           'p50 upload-url / PUT / commit',
+          'p99 upload-url / PUT / commit',
           'service CPU per trip',
           'bare PUT/s',
           'bare p50 / p99',
@@ -577,6 +578,7 @@ async function main(): Promise<void> {
             `${fmt(t.p50, 2)} ms`,
             `${fmt(t.p99, 2)} ms`,
             `${t.stepP50.map((v) => fmt(v, 2)).join(' / ')} ms`,
+            `${t.stepP99.map((v) => fmt(v, 1)).join(' / ')} ms`,
             `${fmt(t.cpuPerTrip / 1000, 2)} ms`,
             fmt(t.baseline.rps, 0),
             `${fmt(t.baseline.p50, 2)} / ${fmt(t.baseline.p99, 2)} ms`,
