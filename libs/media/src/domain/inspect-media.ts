@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import { parseBuffer } from 'music-metadata';
-import sharp from 'sharp';
+import sharp, { type SharpOptions } from 'sharp';
 import { checkContainer } from './containers/check-container';
 import type { MediaFacts, Refusal } from './media-file';
 import { MAX_MEDIA_SECONDS, kindOf, mediaTypeOf, type MediaType } from './media-types';
@@ -35,16 +35,17 @@ export async function detectMediaType(bytes: Buffer): Promise<MediaType | null> 
  */
 async function decodeImage(bytes: Buffer): Promise<{ width: number; height: number } | null> {
   try {
-    const image = sharp(bytes, {
+    const options: SharpOptions = {
       failOn: 'warning',
       limitInputPixels: MAX_IMAGE_PIXELS,
       animated: true,
       sequentialRead: true,
-    });
-    // Both start now, on libuv's thread pool: the header's facts and the decode of every row.
+    };
+    // Both start now, on libuv's thread pool: the header's facts and the decode of every row. Two instances
+    // over the same buffer: `clone()` would copy the bytes (structuredClone of its options).
     const [metadata] = await Promise.all([
-      image.metadata(),
-      image.clone().resize(256, 256, { fit: 'inside', withoutEnlargement: true }).raw().toBuffer(),
+      sharp(bytes, options).metadata(),
+      sharp(bytes, options).resize(256, 256, { fit: 'inside', withoutEnlargement: true }).raw().toBuffer(),
     ]);
     const height = metadata.pageHeight ?? metadata.height;
     return metadata.width && height ? { width: metadata.width, height } : null;
