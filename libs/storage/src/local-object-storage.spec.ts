@@ -329,18 +329,26 @@ describe('LocalObjectStorage served by installLocalObjectRoutes', () => {
     expect(await files()).toEqual([]);
   });
 
-  it('moves while deletes of the target prefix remove its emptied directories', async () => {
+  it('puts, moves and deletes while others empty and remove the same directories, for 2 seconds', async () => {
+    // Uploads, commits (a move out of `tmp/uploads/`) and deletes at once, as a busy media app does: a recursive
+    // mkdir that loses a parent it has just made or found to a concurrent delete fails with ENOENT or ENOTDIR,
+    // and each write makes the directory again.
+    const until = Date.now() + 2000;
+    let rounds = 0;
     await Promise.all(
       Array.from({ length: 8 }, async (_, worker) => {
-        for (let round = 0; round < 200; round += 1) {
-          await storage.put(`tmp/uploads/w${worker}-${round}`, png, 'image/png');
-          expect(
-            await storage.move(`tmp/uploads/w${worker}-${round}`, `files/acc_r/w${worker}-${round}`),
-          ).toBe(true);
-          await storage.delete(`files/acc_r/w${worker}-${round}`);
+        for (let round = 0; Date.now() < until; round += 1, rounds += 1) {
+          const upload = `tmp/uploads/w${worker}-${round}`;
+          const kept = `files/acc_${worker % 2}/w${worker}-${round}`;
+          await storage.put(upload, png.subarray(0, 3), 'image/png');
+          if (round % 2 === 1) {
+            expect(await storage.move(upload, kept)).toBe(true);
+            await storage.delete(kept);
+          } else await storage.delete(upload);
         }
       }),
     );
+    expect(rounds).toBeGreaterThan(100);
     expect(await files()).toEqual([]);
     expect(await readdir(directory)).toEqual([]);
   });

@@ -160,6 +160,16 @@ function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | null)?.code;
 }
 
+/**
+ * A directory on the path was removed by a concurrent delete that emptied it: ENOENT, or ENOTDIR from a
+ * recursive mkdir that found a parent and then lost it. A key that is a prefix of an object's key also gives
+ * ENOTDIR: the bounded retries then fail with it.
+ */
+function isRemovedOnTheWay(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
 /** Ignores "not there" (the object, or a directory on its path, is missing). */
 function ignoreMissing(error: unknown): undefined {
   const code = errorCode(error);
@@ -315,10 +325,9 @@ export class LocalObjectStorage implements ObjectStorage {
         await rename(from, to);
         break;
       } catch (error) {
-        const code = errorCode(error);
-        // Absent: nothing to move; or, after the target's directory was made, it was emptied and removed by a
-        // concurrent delete (see createTemp): make it again.
-        if (code !== 'ENOENT') throw error;
+        // Absent: nothing to move; or the target's directory was removed on the way by a concurrent delete
+        // that emptied it (see createTemp): make it again.
+        if (!isRemovedOnTheWay(error)) throw error;
         if (!(await stat(from).catch(ignoreMissing))?.isFile()) return false;
         if (attempt === MAX_CREATE_ATTEMPTS) throw error;
       }
@@ -394,8 +403,8 @@ export class LocalObjectStorage implements ObjectStorage {
 
   /**
    * A new file in `dir`. Retried when a concurrent `delete` removed an emptied directory on the way: between
-   * mkdir and open, or inside mkdir itself (which makes the parents one by one, and fails with ENOENT when a
-   * parent it has just made is removed before it makes the next one).
+   * mkdir and open, or inside mkdir itself (which makes the parents one by one, and fails with ENOENT, or
+   * with ENOTDIR, when a parent it has just made or found is removed before it makes the next one).
    */
   private async createTemp(dir: string): Promise<{ path: string; handle: FileHandle }> {
     for (let attempt = 1; ; attempt += 1) {
@@ -404,7 +413,7 @@ export class LocalObjectStorage implements ObjectStorage {
         await mkdir(dir, { recursive: true });
         return { path, handle: await open(path, 'wx') };
       } catch (error) {
-        if (errorCode(error) !== 'ENOENT' || attempt === MAX_CREATE_ATTEMPTS) throw error;
+        if (!isRemovedOnTheWay(error) || attempt === MAX_CREATE_ATTEMPTS) throw error;
       }
     }
   }
