@@ -73,6 +73,8 @@ async function main(): Promise<void> {
     MODE: 'distributed',
     DATA_DIR: dataDir,
     PUBLIC_BASE_URL: publicUrl,
+    // The apps are reached through this process's ingress, from 127.0.0.1: it forwards the client's address.
+    TRUSTED_PROXIES: env['TRUSTED_PROXIES'] ?? host,
     SERVICE_ADDRESSES: replicas.map((r) => `${r.app}=${r.host}:${r.serviceCallPort}`).join(','),
   };
 

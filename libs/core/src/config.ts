@@ -200,6 +200,12 @@ export const ConfigSchema = Type.Object(
           'Distributed mode: where the apps this one calls listen for service calls, `app=host:port[,app=host:port...]`; an app named several times (replicas) is called in turn. Required by an app that calls another.',
       }),
     ),
+    TRUSTED_PROXIES: Type.Optional(
+      Type.String({
+        description:
+          'Comma-separated addresses or CIDRs of the reverse proxies in front of this app (its ingress). A request from one of them has its client address taken from X-Forwarded-For, through every listed proxy, for the per-address rate limits (public catalog, console sign-in); unset, X-Forwarded-For is ignored and the peer address is the client.',
+      }),
+    ),
     WEBHOOK_ALLOW_PRIVATE_CIDRS: Type.Optional(
       Type.String({
         description:

@@ -19,6 +19,7 @@ import { EdgeCredentials, recordRoutes, requireVerifiersFor } from './edge-crede
 import { Lifecycle } from './lifecycle';
 import { PublicBaseUrl } from './object-storage.providers';
 import { LocalObjectStorage, OBJECT_STORAGE, installLocalObjectRoutes } from '@gen/storage';
+import { parseAllowPrivateCidrs } from '@gen/ssrf';
 import { NestPinoLogger } from './nest-logger';
 import { EVENT_BUS, InProcessEventBus } from '@gen/messaging';
 import {
@@ -49,8 +50,12 @@ export async function createHttpApp(
   logger: Logger,
 ): Promise<NestFastifyApplication> {
   const genReqId = (): string => newId(IdPrefix.request);
+  const proxies = parseAllowPrivateCidrs(config.TRUSTED_PROXIES, 'TRUSTED_PROXIES');
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
+    // `request.ip`: the peer, or behind a listed proxy the address it forwarded (X-Forwarded-For, right to left
+    // through the listed proxies). Anyone else's X-Forwarded-For is ignored: it would choose its rate limit bucket.
+    trustProxy: proxies.cidrs.length > 0 ? (address: string) => proxies.allows(address) : false,
     genReqId,
     // Every request-scoped log line carries `request_id`; the edge writes one access line per request.
     logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: true }),
