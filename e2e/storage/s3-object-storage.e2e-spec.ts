@@ -136,6 +136,21 @@ describe('S3ObjectStorage against the real S3-compatible server', () => {
     await storage.delete('files/acc_mv/fil_mv');
   });
 
+  it('lists the objects under a prefix written before a time, up to a limit', async () => {
+    await storage.put('transit/sweep/1', png, 'image/png');
+    await storage.put('transit/sweep/2', png, 'image/png');
+    await storage.put('transit/other/3', png, 'image/png');
+    const later = new Date(Date.now() + 60_000);
+    expect((await storage.listOlder('transit/sweep/', later, 10)).sort()).toEqual([
+      'transit/sweep/1',
+      'transit/sweep/2',
+    ]);
+    expect(await storage.listOlder('transit/sweep/', later, 1)).toHaveLength(1);
+    expect(await storage.listOlder('transit/sweep/', new Date(Date.now() - 60_000), 10)).toEqual([]);
+    for (const key of ['transit/sweep/1', 'transit/sweep/2', 'transit/other/3']) await storage.delete(key);
+    expect(await storage.listOlder('transit/', later, 10)).toEqual([]);
+  });
+
   it('copies to an immutable key and deletes', async () => {
     await storage.put('tmp/source.png', png, 'image/png');
     await storage.copy('tmp/source.png', 'files/fil_1/source.png');

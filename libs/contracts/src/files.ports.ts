@@ -45,3 +45,10 @@ export interface FilesPort {
 }
 
 export const FILES_PORT = Symbol('FILES_PORT');
+
+/**
+ * Where media inputs too large for a service call's reply cross between the media app and the runner (object
+ * storage keys; see MEDIA_INPUTS_CONTRACT in libs/transport). The media app's retention sweep removes those a
+ * runner never read.
+ */
+export const MEDIA_INPUT_TRANSIT_PREFIX = 'transit/media-inputs/';

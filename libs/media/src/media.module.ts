@@ -18,6 +18,7 @@ import { CommitFileUseCase } from './use-cases/commit-file.use-case';
 import { CreateUploadTicketUseCase } from './use-cases/create-upload-ticket.use-case';
 import { ImportFileUseCase } from './use-cases/import-file.use-case';
 import { ResolveMediaInputUseCase } from './use-cases/resolve-media-input.use-case';
+import { SweepTransitUseCase } from './use-cases/sweep-transit.use-case';
 import { SweepUploadsUseCase } from './use-cases/sweep-uploads.use-case';
 import { UploadRetentionWorker } from './workers/upload-retention.worker';
 
@@ -78,6 +79,7 @@ export class MediaModule {
       CommitFileUseCase,
       ImportFileUseCase,
       SweepUploadsUseCase,
+      SweepTransitUseCase,
       MediaFilesPort,
       { provide: FILES_PORT, useExisting: MediaFilesPort },
       ResolveMediaInputUseCase,

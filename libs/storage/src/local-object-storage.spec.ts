@@ -329,6 +329,26 @@ describe('LocalObjectStorage served by installLocalObjectRoutes', () => {
     expect(await files()).toEqual([]);
   });
 
+  it('lists the objects under a prefix written before a time, not its own files, up to a limit', async () => {
+    await storage.put('aged/a/1', png, 'image/png');
+    await storage.put('aged/a/deeper/2', png, 'image/png');
+    await storage.put('aged/b', png, 'image/png');
+    await storage.put('other/3', png, 'image/png');
+    const later = new Date(Date.now() + 60_000);
+    expect((await storage.listOlder('aged/', later, 10)).sort()).toEqual([
+      'aged/a/1',
+      'aged/a/deeper/2',
+      'aged/b',
+    ]);
+    expect(await storage.listOlder('aged/a/', later, 10)).toEqual(expect.arrayContaining(['aged/a/1']));
+    expect(await storage.listOlder('aged/', later, 2)).toHaveLength(2);
+    expect(await storage.listOlder('aged/', new Date(Date.now() - 60_000), 10)).toEqual([]);
+    expect(await storage.listOlder('absent/', later, 10)).toEqual([]);
+    await expect(storage.listOlder('aged', later, 10)).rejects.toThrow('a prefix ends with "/"');
+    for (const key of ['aged/a/1', 'aged/a/deeper/2', 'aged/b', 'other/3']) await storage.delete(key);
+    expect(await files()).toEqual([]);
+  });
+
   it('puts, moves and deletes while others empty and remove the same directories, for 2 seconds', async () => {
     // Uploads, commits (a move out of `tmp/uploads/`) and deletes at once, as a busy media app does: a recursive
     // mkdir that loses a parent it has just made or found to a concurrent delete fails with ENOENT or ENOTDIR,

@@ -4,6 +4,7 @@ import {
   mkdir,
   open,
   readFile,
+  readdir,
   rename,
   rmdir,
   stat,
@@ -335,6 +336,27 @@ export class LocalObjectStorage implements ObjectStorage {
     await rename(this.sidecarOf(from), this.sidecarOf(to)).catch(ignoreMissing);
     await this.removeEmptyDirectories(dirname(from));
     return true;
+  }
+
+  /** Walks the directory of `prefix` (the service's own files, sidecars and temporaries, are not objects). */
+  async listOlder(prefix: string, before: Date, limit: number): Promise<string[]> {
+    if (!prefix.endsWith('/')) throw new RangeError('a prefix ends with "/"');
+    const keys: string[] = [];
+    const walk = async (dir: string, keyPrefix: string): Promise<void> => {
+      const entries = await readdir(dir, { withFileTypes: true }).catch(ignoreMissing);
+      for (const entry of entries ?? []) {
+        if (keys.length === limit) return;
+        if (entry.name.startsWith(RESERVED_PREFIX)) continue;
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) await walk(path, `${keyPrefix}${entry.name}/`);
+        else if (entry.isFile()) {
+          const stats = await stat(path).catch(ignoreMissing);
+          if (stats && stats.mtime < before) keys.push(`${keyPrefix}${entry.name}`);
+        }
+      }
+    };
+    await walk(this.pathOf(prefix.slice(0, -1)), prefix);
+    return keys;
   }
 
   /** Deletes the object if there is one (like S3, deleting nothing succeeds), then empty directories. */

@@ -62,5 +62,10 @@ export interface ObjectStorage {
    */
   move(fromKey: string, toKey: string): Promise<boolean>;
   delete(key: string): Promise<void>;
+  /**
+   * Keys of up to `limit` objects under `prefix` (which ends with `/`) last written before `before`, in no set
+   * order: what a retention sweep deletes.
+   */
+  listOlder(prefix: string, before: Date, limit: number): Promise<string[]>;
 }
 export const OBJECT_STORAGE = Symbol('ObjectStorage');

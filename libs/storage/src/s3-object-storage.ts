@@ -5,6 +5,7 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
@@ -198,6 +199,29 @@ export class S3ObjectStorage implements ObjectStorage {
     }
     await this.delete(fromKey);
     return true;
+  }
+
+  async listOlder(prefix: string, before: Date, limit: number): Promise<string[]> {
+    const keys: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.options.bucket,
+          Prefix: this.stored(prefix),
+          ContinuationToken: token,
+          MaxKeys: 1000,
+        }),
+      );
+      for (const object of page.Contents ?? []) {
+        if (object.Key && object.LastModified && object.LastModified < before) {
+          keys.push(object.Key.slice(this.keyPrefix.length));
+          if (keys.length === limit) return keys;
+        }
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return keys;
   }
 
   async delete(key: string): Promise<void> {

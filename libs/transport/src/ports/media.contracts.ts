@@ -3,6 +3,7 @@ import {
   FILES_PORT,
   MEDIA_INPUTS,
   MEDIA_INPUT_ERROR_CODES,
+  MEDIA_INPUT_TRANSIT_PREFIX,
   MEDIA_KINDS,
   MediaInputError,
   type FilesPort,
@@ -26,12 +27,12 @@ export const MEDIA_INPUT_TIMEOUT_MS = 300_000;
 
 /**
  * Media inputs up to this size travel in the reply (base64). Larger ones go through object storage: the media
- * app writes the verified bytes under `transit/media-inputs/`, the runner reads and deletes them, so that no
+ * app writes the verified bytes under `transit/media-inputs/`, the runner reads and deletes them (the media
+ * app's retention sweep removes what a runner never read), so that no
  * call carries more than a few MB (the TCP transport holds a message whole, and one large reply would hold up
  * every call behind it on the connection).
  */
 export const MEDIA_INPUT_INLINE_BYTES = 4 * 1024 * 1024;
-export const MEDIA_INPUT_TRANSIT_PREFIX = 'transit/media-inputs/';
 
 function readyFileFromWire(wire: unknown): ReadyFile {
   const fields = objectFromWire(wire, 'the ready file');
