@@ -36,11 +36,36 @@ const TOPIC_ATTEMPTS = 8;
 /** Heartbeats several times per session, as Kafka advises (at most a third of it). */
 export const CONSUMER_HEARTBEAT_MS = 1000;
 
-/** kafkajs' messages through the service's logger: one JSON line each, with the client's namespace. */
 /** Broker answers of a passing state, after which kafkajs restarts the consumer by itself. */
 const TRANSIENT_BROKER_STATE =
   /coordinator is loading|coordinator is not available|not the correct coordinator|group is rebalancing|no leader for this topic-partition|leader is not available/i;
 
+type WarningTarget = Pick<NodeJS.Process, 'emitWarning'>;
+const negativeTimeoutsIgnored = new WeakSet<WarningTarget>();
+
+/**
+ * kafkajs 2.2 schedules its request queue's throttle check with a negative delay when nothing is throttled
+ * (`RequestQueue.scheduleCheckPendingRequests`); Node 24 then writes a TimeoutNegativeWarning to stderr (once
+ * per process) and runs the timer after 1 ms, as kafkajs meant. It tells an operator nothing they can act on:
+ * it is dropped when a kafkajs frame set the timer, and every other warning is written as before.
+ */
+export function ignoreKafkajsNegativeTimeouts(target: WarningTarget = process): void {
+  if (negativeTimeoutsIgnored.has(target)) return;
+  negativeTimeoutsIgnored.add(target);
+  const emitWarning = target.emitWarning.bind(target) as (...args: unknown[]) => void;
+  target.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const type =
+      typeof warning === 'string'
+        ? typeof rest[0] === 'string'
+          ? rest[0]
+          : (rest[0] as { type?: string } | undefined)?.type
+        : warning.name;
+    if (type === 'TimeoutNegativeWarning' && /[\\/]kafkajs[\\/]/.test(new Error().stack ?? '')) return;
+    emitWarning(warning, ...rest);
+  }) as WarningTarget['emitWarning'];
+}
+
+/** kafkajs' messages through the service's logger: one JSON line each, with the client's namespace. */
 export function kafkaLogCreator(logger: Logger) {
   return () =>
     ({ namespace, level, log }: LogEntry): void => {
@@ -81,6 +106,7 @@ export class KafkaEventBus implements EventBus {
   private readonly topics = new Map<string, Promise<void>>();
 
   constructor(private readonly options: KafkaEventBusOptions) {
+    ignoreKafkajsNegativeTimeouts();
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: [...options.brokers],

@@ -3,6 +3,7 @@ import Redis from 'ioredis';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 import { S3ObjectStorage } from '@gen/storage';
+import { ignoreKafkajsNegativeTimeouts } from '@gen/messaging';
 import { s3OptionsOf } from './object-storage.providers';
 
 /** What an app needs outside itself in distributed mode. */
@@ -122,6 +123,7 @@ async function probe(dependency: Dependency, config: AppConfig, timeoutMs: numbe
       return;
     }
     case 'kafka': {
+      ignoreKafkajsNegativeTimeouts();
       const admin = new Kafka({
         clientId: 'dependency-probe',
         brokers: config.KAFKA_BROKERS!.split(','),
