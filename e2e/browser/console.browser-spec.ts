@@ -202,6 +202,29 @@ describe('the web console in Chromium', () => {
     await message.getByRole('cell', { name: '200', exact: true }).waitFor();
     await shot('webhooks');
 
+    // Edit the endpoint: another description and one more event; the card and the API show the change.
+    await card.getByRole('button', { name: 'Edit' }).click();
+    const edit = card.getByRole('form', { name: 'Edit' });
+    expect(await edit.getByLabel('HTTPS URL').inputValue()).toBe(hook.url);
+    await edit.getByLabel('Description').fill('browser test receiver, edited');
+    await edit.getByRole('checkbox', { name: /^task\.failed/ }).check();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await card.getByText('browser test receiver, edited').waitFor();
+    await card.locator('code.tag', { hasText: 'task.failed' }).waitFor();
+    expect(await edit.count()).toBe(0);
+    const listed = await page.evaluate(async () => {
+      const response = await fetch('/console/v1/webhook-endpoints');
+      return (
+        (await response.json()) as { data: { items: { description: string; enabledEvents: string[] }[] } }
+      ).data.items;
+    });
+    expect(listed).toEqual([
+      expect.objectContaining({
+        description: 'browser test receiver, edited',
+        enabledEvents: expect.arrayContaining(['task.succeeded', 'task.failed']),
+      }),
+    ]);
+
     // The task's own page shows the same message with its attempts.
     await page.goto(`${app.baseUrl}/console/tasks/${taskId}`);
     await page.getByTestId('message').locator('.badge.state-delivered').waitFor();

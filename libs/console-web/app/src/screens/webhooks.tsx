@@ -82,13 +82,44 @@ function Endpoints() {
   );
 }
 
-function CreateEndpoint(props: { onCreated: (secret: string) => void }) {
-  const { t } = useI18n();
-  const events = useQuery({
+/** The event names an endpoint can subscribe to, fetched once. */
+function useWebhookEvents() {
+  return useQuery({
     queryKey: ['webhook-events'],
     queryFn: () => api<{ items: { name: string; description: string }[] }>('GET', '/webhook-events'),
     staleTime: Infinity,
   });
+}
+
+/** The events an endpoint receives: one checkbox per event name. */
+function EventChoices(props: { chosen: string[]; onChange: (chosen: string[]) => void }) {
+  const { t } = useI18n();
+  const events = useWebhookEvents();
+  const { chosen } = props;
+  return (
+    <fieldset>
+      <legend>{t('console.webhooks.create.events')}</legend>
+      {events.data?.items.map((event) => (
+        <label key={event.name} class="check">
+          <input
+            type="checkbox"
+            checked={chosen.includes(event.name)}
+            onChange={(e) =>
+              props.onChange(
+                e.currentTarget.checked ? [...chosen, event.name] : chosen.filter((n) => n !== event.name),
+              )
+            }
+          />
+          <code>{event.name}</code> <span class="muted">{event.description}</span>
+        </label>
+      ))}
+      <ErrorNote error={events.error} />
+    </fieldset>
+  );
+}
+
+function CreateEndpoint(props: { onCreated: (secret: string) => void }) {
+  const { t } = useI18n();
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
   const [chosen, setChosen] = useState<string[]>([]);
@@ -130,27 +161,11 @@ function CreateEndpoint(props: { onCreated: (secret: string) => void }) {
         <span>{t('console.webhooks.create.description')}</span>
         <input maxLength={256} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
       </label>
-      <fieldset>
-        <legend>{t('console.webhooks.create.events')}</legend>
-        {events.data?.items.map((event) => (
-          <label key={event.name} class="check">
-            <input
-              type="checkbox"
-              checked={chosen.includes(event.name)}
-              onChange={(e) =>
-                setChosen(
-                  e.currentTarget.checked ? [...chosen, event.name] : chosen.filter((n) => n !== event.name),
-                )
-              }
-            />
-            <code>{event.name}</code> <span class="muted">{event.description}</span>
-          </label>
-        ))}
-      </fieldset>
+      <EventChoices chosen={chosen} onChange={setChosen} />
       <button type="submit" disabled={create.isPending || chosen.length === 0}>
         {t('console.webhooks.create.submit')}
       </button>
-      <ErrorNote error={create.error ?? events.error} />
+      <ErrorNote error={create.error} />
     </form>
   );
 }
@@ -164,6 +179,7 @@ function EndpointCard(props: {
   const { endpoint } = props;
   const [grace, setGrace] = useState('86400');
   const [showMessages, setShowMessages] = useState(false);
+  const [editing, setEditing] = useState(false);
   const toggle = useMutation({
     mutationFn: () => api('PATCH', `/webhook-endpoints/${endpoint.id}`, { enabled: !endpoint.enabled }),
     onSuccess: props.onChanged,
@@ -232,10 +248,69 @@ function EndpointCard(props: {
         >
           {t('console.webhooks.show_messages')}
         </button>
+        <button type="button" class="secondary" aria-expanded={editing} onClick={() => setEditing(!editing)}>
+          {t('console.webhooks.edit')}
+        </button>
       </div>
       <ErrorNote error={toggle.error ?? rotate.error} />
+      {editing && (
+        <EditEndpoint
+          endpoint={endpoint}
+          onDone={(changed) => {
+            setEditing(false);
+            if (changed) props.onChanged();
+          }}
+        />
+      )}
       {showMessages && <EndpointMessages endpointId={endpoint.id} />}
     </article>
+  );
+}
+
+/** Changes an endpoint's URL, description and events (PATCH); its secret and state stay as they are. */
+function EditEndpoint(props: { endpoint: Endpoint; onDone: (changed: boolean) => void }) {
+  const { t } = useI18n();
+  const { endpoint } = props;
+  const [url, setUrl] = useState(endpoint.url);
+  const [description, setDescription] = useState(endpoint.description ?? '');
+  const [chosen, setChosen] = useState<string[]>([...endpoint.enabledEvents]);
+  const save = useMutation({
+    mutationFn: () =>
+      api<Endpoint>('PATCH', `/webhook-endpoints/${endpoint.id}`, {
+        url,
+        description,
+        enabledEvents: chosen,
+      }),
+    onSuccess: () => props.onDone(true),
+  });
+  return (
+    <form
+      class="form-grid"
+      aria-label={t('console.webhooks.edit')}
+      onSubmit={(event) => {
+        event.preventDefault();
+        save.mutate();
+      }}
+    >
+      <label>
+        <span>{t('console.webhooks.create.url')}</span>
+        <input type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+      </label>
+      <label>
+        <span>{t('console.webhooks.create.description')}</span>
+        <input maxLength={256} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
+      </label>
+      <EventChoices chosen={chosen} onChange={setChosen} />
+      <div class="row">
+        <button type="submit" disabled={save.isPending || chosen.length === 0}>
+          {t('console.save')}
+        </button>
+        <button type="button" class="secondary" onClick={() => props.onDone(false)}>
+          {t('console.cancel')}
+        </button>
+      </div>
+      <ErrorNote error={save.error} />
+    </form>
   );
 }
 

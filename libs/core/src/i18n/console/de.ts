@@ -143,6 +143,7 @@ export const de: ConsoleCatalog = {
   'console.webhooks.rotate': 'Geheimnis rotieren',
   'console.webhooks.messages': 'Letzte Nachrichten',
   'console.webhooks.show_messages': 'Letzte Nachrichten anzeigen',
+  'console.webhooks.edit': 'Bearbeiten',
   'console.webhooks.no_messages': 'Noch keine Nachrichten.',
   'console.webhooks.event': 'Ereignis',
 };

@@ -145,6 +145,7 @@ export const en = {
   'console.webhooks.rotate': 'Rotate secret',
   'console.webhooks.messages': 'Recent messages',
   'console.webhooks.show_messages': 'Show recent messages',
+  'console.webhooks.edit': 'Edit',
   'console.webhooks.no_messages': 'No messages yet.',
   'console.webhooks.event': 'Event',
 } as const;

@@ -141,6 +141,7 @@ export const es: ConsoleCatalog = {
   'console.webhooks.rotate': 'Rotar secreto',
   'console.webhooks.messages': 'Mensajes recientes',
   'console.webhooks.show_messages': 'Mostrar mensajes recientes',
+  'console.webhooks.edit': 'Editar',
   'console.webhooks.no_messages': 'Aún no hay mensajes.',
   'console.webhooks.event': 'Evento',
 };

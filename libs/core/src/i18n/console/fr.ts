@@ -143,6 +143,7 @@ export const fr: ConsoleCatalog = {
   'console.webhooks.rotate': 'Renouveler le secret',
   'console.webhooks.messages': 'Messages récents',
   'console.webhooks.show_messages': 'Afficher les messages récents',
+  'console.webhooks.edit': 'Modifier',
   'console.webhooks.no_messages': 'Aucun message pour l’instant.',
   'console.webhooks.event': 'Événement',
 };

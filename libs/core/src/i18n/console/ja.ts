@@ -143,6 +143,7 @@ export const ja: ConsoleCatalog = {
   'console.webhooks.rotate': 'シークレットをローテーション',
   'console.webhooks.messages': '最近のメッセージ',
   'console.webhooks.show_messages': '最近のメッセージを表示',
+  'console.webhooks.edit': '編集',
   'console.webhooks.no_messages': 'メッセージはまだありません。',
   'console.webhooks.event': 'イベント',
 };

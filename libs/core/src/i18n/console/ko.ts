@@ -141,6 +141,7 @@ export const ko: ConsoleCatalog = {
   'console.webhooks.rotate': '비밀 교체',
   'console.webhooks.messages': '최근 메시지',
   'console.webhooks.show_messages': '최근 메시지 보기',
+  'console.webhooks.edit': '편집',
   'console.webhooks.no_messages': '아직 메시지가 없습니다.',
   'console.webhooks.event': '이벤트',
 };

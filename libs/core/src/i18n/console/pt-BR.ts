@@ -143,6 +143,7 @@ export const ptBR: ConsoleCatalog = {
   'console.webhooks.rotate': 'Rotacionar segredo',
   'console.webhooks.messages': 'Mensagens recentes',
   'console.webhooks.show_messages': 'Mostrar mensagens recentes',
+  'console.webhooks.edit': 'Editar',
   'console.webhooks.no_messages': 'Ainda não há mensagens.',
   'console.webhooks.event': 'Evento',
 };

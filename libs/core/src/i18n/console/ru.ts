@@ -141,6 +141,7 @@ export const ru: ConsoleCatalog = {
   'console.webhooks.rotate': 'Сменить секрет',
   'console.webhooks.messages': 'Последние сообщения',
   'console.webhooks.show_messages': 'Показать последние сообщения',
+  'console.webhooks.edit': 'Изменить',
   'console.webhooks.no_messages': 'Сообщений пока нет.',
   'console.webhooks.event': 'Событие',
 };

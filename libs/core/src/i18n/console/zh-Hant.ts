@@ -141,6 +141,7 @@ export const zhHant: ConsoleCatalog = {
   'console.webhooks.rotate': '輪替密鑰',
   'console.webhooks.messages': '最近的訊息',
   'console.webhooks.show_messages': '顯示最近的訊息',
+  'console.webhooks.edit': '編輯',
   'console.webhooks.no_messages': '尚無訊息。',
   'console.webhooks.event': '事件',
 };
