@@ -296,6 +296,18 @@ describe.each(['embedded', 'fleet'] as const)('the public API, %s', (kind) => {
   });
 
   if (kind === 'fleet') {
+    it('limits the public catalog per client behind its ingress, not per ingress (TRUSTED_PROXIES)', async () => {
+      const as = (client: string) => call('GET', '/console/v1/catalog/models', { 'x-forwarded-for': client });
+      let last = await as('203.0.113.7');
+      for (let i = 0; i < 40 && last.status !== 429; i += 1) last = await as('203.0.113.7');
+      expect(last.status).toBe(429);
+      // Another client through the same ingress has its own bucket (every request reaches the catalog app
+      // from the ingress's address).
+      const other = await as('203.0.113.8');
+      expect(other.status).toBe(200);
+      expect(other.headers.get('x-ratelimit-remaining')).toBe('29');
+    });
+
     it('keeps /metrics off the public URL and serves it on the metrics port of each process', async () => {
       expect((await call('GET', '/metrics', {})).status).toBe(404);
       const state = JSON.parse(readFileSync(join(dataDir, 'fleet.json'), 'utf8')) as {
