@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startEmbedded, type Embedded, type Reply } from './testing/embedded-harness';
 
 /** Calls the public catalog (30 requests, then 429, per source address) until it refuses, as `forwardedFor`. */
@@ -49,8 +52,13 @@ describe('the client address behind an ingress (TRUSTED_PROXIES)', () => {
   });
 
   it('refuses a bad entry at start, naming it', async () => {
-    await expect(
-      startEmbedded({ LOG_LEVEL: 'silent', TRUSTED_PROXIES: '127.0.0.1,10.0.0.0/33' }),
-    ).rejects.toThrow('TRUSTED_PROXIES: invalid entry "10.0.0.0/33"');
+    const dataDir = mkdtempSync(join(tmpdir(), 'gts-trusted-proxies-'));
+    try {
+      await expect(
+        startEmbedded({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, TRUSTED_PROXIES: '127.0.0.1,10.0.0.0/33' }),
+      ).rejects.toThrow('TRUSTED_PROXIES: invalid entry "10.0.0.0/33"');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
