@@ -169,6 +169,13 @@ describe('the web console in Chromium', () => {
     const taskId = await runTask(app.boot.apiKey);
     await page.getByRole('link', { name: 'Tasks' }).click();
     await page.getByLabel('State').selectOption('succeeded');
+    // The model and the date range apply on "Show": another model has no task; this one, from today, has it.
+    await page.getByLabel('Model').fill('local/reel');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByText('No tasks match these filters.').waitFor();
+    await page.getByLabel('Model').fill('local/sketch');
+    await page.getByLabel('From (UTC, inclusive)').fill(new Date().toISOString().slice(0, 10));
+    await page.getByRole('button', { name: 'Show' }).click();
     await page.getByRole('link', { name: taskId }).click();
     await page.getByRole('heading', { name: `Task ${taskId}` }).waitFor();
     expect(await page.getByTestId('task-state').textContent()).toBe('succeeded');

@@ -11,17 +11,20 @@ export function TasksScreen() {
   const { t, language } = useI18n();
   const [keyId, setKeyId] = useState('');
   const [state, setState] = useState('');
+  // The model and the date range apply on "Show" (typed, not picked); the API's default range is 7 days.
+  const [typed, setTyped] = useState({ model: '', from: '', to: '' });
+  const [applied, setApplied] = useState({ model: '', from: '', to: '' });
   // The cursors of the pages before this one: "Newer" pops, "Older" pushes.
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors[cursors.length - 1];
   const keys = useKeys();
   const tasks = useQuery({
-    queryKey: ['tasks', keyId, state, cursor],
+    queryKey: ['tasks', keyId, state, applied.model, applied.from, applied.to, cursor],
     queryFn: () =>
       api<{ items: TaskItem[]; nextCursor?: string }>(
         'GET',
         // A cursor freezes the filters: they are sent again unchanged.
-        `/tasks${query({ keyId, state, cursor, limit: '20' })}`,
+        `/tasks${query({ keyId, state, ...applied, cursor, limit: '20' })}`,
       ),
   });
   const filter = (apply: () => void) => {
@@ -46,6 +49,40 @@ export function TasksScreen() {
             ))}
           </select>
         </label>
+        <form
+          class="row wrap"
+          onSubmit={(event) => {
+            event.preventDefault();
+            filter(() => setApplied({ ...typed }));
+          }}
+        >
+          <label>
+            <span>{t('console.tasks.model')}</span>
+            <input
+              value={typed.model}
+              maxLength={256}
+              placeholder="local/sketch"
+              onInput={(e) => setTyped({ ...typed, model: e.currentTarget.value.trim() })}
+            />
+          </label>
+          <label>
+            <span>{t('console.usage.from')}</span>
+            <input
+              type="date"
+              value={typed.from}
+              onInput={(e) => setTyped({ ...typed, from: e.currentTarget.value })}
+            />
+          </label>
+          <label>
+            <span>{t('console.usage.to')}</span>
+            <input
+              type="date"
+              value={typed.to}
+              onInput={(e) => setTyped({ ...typed, to: e.currentTarget.value })}
+            />
+          </label>
+          <button type="submit">{t('console.usage.apply')}</button>
+        </form>
       </div>
       {tasks.isPending ? (
         <Loading />
