@@ -275,13 +275,20 @@ function EditEndpoint(props: { endpoint: Endpoint; onDone: (changed: boolean) =>
   const [description, setDescription] = useState(endpoint.description ?? '');
   const [chosen, setChosen] = useState<string[]>([...endpoint.enabledEvents]);
   const save = useMutation({
-    mutationFn: () =>
-      api<Endpoint>('PATCH', `/webhook-endpoints/${endpoint.id}`, {
-        url,
-        description,
-        enabledEvents: chosen,
-      }),
-    onSuccess: () => props.onDone(true),
+    // Only what changed is sent: a field left as it was is left alone.
+    mutationFn: async () => {
+      const same = (a: readonly string[], b: readonly string[]) =>
+        a.length === b.length && a.every((name) => b.includes(name));
+      const changes = {
+        ...(url !== endpoint.url ? { url } : {}),
+        ...(description !== (endpoint.description ?? '') ? { description } : {}),
+        ...(same(chosen, endpoint.enabledEvents) ? {} : { enabledEvents: chosen }),
+      };
+      if (Object.keys(changes).length === 0) return false;
+      await api<Endpoint>('PATCH', `/webhook-endpoints/${endpoint.id}`, changes);
+      return true;
+    },
+    onSuccess: (changed) => props.onDone(changed),
   });
   return (
     <form
