@@ -1,4 +1,4 @@
-import type { MediaFacts } from './probe-media';
+import type { MediaFacts } from './media-facts';
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

@@ -2,16 +2,9 @@ import { probeGif, probeJpeg, probePng, probeWebp } from './probe-images';
 import { probeIsoBmff } from './probe-iso-bmff';
 import { probeMpegAudio } from './probe-mpeg-audio';
 import { probeAvi, probeWav } from './probe-riff';
+import type { MediaFacts } from './media-facts';
 
-/** What a generated file is, measured from its bytes (never taken from an upstream's claim). */
-export interface MediaFacts {
-  readonly mime: string;
-  readonly width?: number;
-  readonly height?: number;
-  readonly durationSeconds?: number;
-  /** Video frames a second, where the container states it (AVI). */
-  readonly fps?: number;
-}
+export type { MediaFacts } from './media-facts';
 
 /** Tried in order; each answers only for its own magic numbers, so the order matters only for speed. */
 const PROBES: readonly ((bytes: Buffer) => MediaFacts | null)[] = [

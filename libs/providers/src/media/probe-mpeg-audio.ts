@@ -1,4 +1,4 @@
-import type { MediaFacts } from './probe-media';
+import type { MediaFacts } from './media-facts';
 
 /** kbps by bitrate index 1..14: MPEG-1 layers I, II, III, then MPEG-2/2.5 layer I and layers II/III. */
 const BITRATES = {

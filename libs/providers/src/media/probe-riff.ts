@@ -1,4 +1,4 @@
-import type { MediaFacts } from './probe-media';
+import type { MediaFacts } from './media-facts';
 
 interface Chunk {
   readonly id: string;
