@@ -118,6 +118,41 @@ function EventChoices(props: { chosen: string[]; onChange: (chosen: string[]) =>
   );
 }
 
+/** An endpoint's URL, description and events: the fields of adding one and of editing one. */
+function EndpointFields(props: {
+  url: string;
+  description: string;
+  chosen: string[];
+  onUrl: (url: string) => void;
+  onDescription: (description: string) => void;
+  onChosen: (chosen: string[]) => void;
+}) {
+  const { t } = useI18n();
+  return (
+    <>
+      <label>
+        <span>{t('console.webhooks.create.url')}</span>
+        <input
+          type="url"
+          required
+          placeholder="https://"
+          value={props.url}
+          onInput={(e) => props.onUrl(e.currentTarget.value)}
+        />
+      </label>
+      <label>
+        <span>{t('console.webhooks.create.description')}</span>
+        <input
+          maxLength={256}
+          value={props.description}
+          onInput={(e) => props.onDescription(e.currentTarget.value)}
+        />
+      </label>
+      <EventChoices chosen={props.chosen} onChange={props.onChosen} />
+    </>
+  );
+}
+
 function CreateEndpoint(props: { onCreated: (secret: string) => void }) {
   const { t } = useI18n();
   const [url, setUrl] = useState('');
@@ -147,21 +182,14 @@ function CreateEndpoint(props: { onCreated: (secret: string) => void }) {
       }}
     >
       <h3 id="create-endpoint-heading">{t('console.webhooks.create.heading')}</h3>
-      <label>
-        <span>{t('console.webhooks.create.url')}</span>
-        <input
-          type="url"
-          required
-          placeholder="https://"
-          value={url}
-          onInput={(e) => setUrl(e.currentTarget.value)}
-        />
-      </label>
-      <label>
-        <span>{t('console.webhooks.create.description')}</span>
-        <input maxLength={256} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
-      </label>
-      <EventChoices chosen={chosen} onChange={setChosen} />
+      <EndpointFields
+        url={url}
+        description={description}
+        chosen={chosen}
+        onUrl={setUrl}
+        onDescription={setDescription}
+        onChosen={setChosen}
+      />
       <button type="submit" disabled={create.isPending || chosen.length === 0}>
         {t('console.webhooks.create.submit')}
       </button>
@@ -299,15 +327,14 @@ function EditEndpoint(props: { endpoint: Endpoint; onDone: (changed: boolean) =>
         save.mutate();
       }}
     >
-      <label>
-        <span>{t('console.webhooks.create.url')}</span>
-        <input type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
-      </label>
-      <label>
-        <span>{t('console.webhooks.create.description')}</span>
-        <input maxLength={256} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />
-      </label>
-      <EventChoices chosen={chosen} onChange={setChosen} />
+      <EndpointFields
+        url={url}
+        description={description}
+        chosen={chosen}
+        onUrl={setUrl}
+        onDescription={setDescription}
+        onChosen={setChosen}
+      />
       <div class="row">
         <button type="submit" disabled={save.isPending || chosen.length === 0}>
           {t('console.save')}
