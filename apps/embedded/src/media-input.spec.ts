@@ -72,7 +72,8 @@ describe('media files in task input (embedded mode): service:// URIs and https U
     openApi = new OpenApiCheck((await app.call('GET', '/openapi.json')).json);
   });
   afterAll(async () => {
-    await app.close();
+    // A start that failed (its addresses taken) is reported by beforeAll, not hidden behind this.
+    await app?.close();
     source.closeAllConnections();
     internal.closeAllConnections();
     await Promise.all([new Promise((r) => source.close(r)), new Promise((r) => internal.close(r))]);
