@@ -118,16 +118,19 @@ function EventChoices(props: { chosen: string[]; onChange: (chosen: string[]) =>
   );
 }
 
+/** What adding or editing an endpoint sets. */
+interface EndpointDraft {
+  readonly url: string;
+  readonly description: string;
+  readonly events: string[];
+}
+
+const EMPTY_DRAFT: EndpointDraft = { url: '', description: '', events: [] };
+
 /** An endpoint's URL, description and events: the fields of adding one and of editing one. */
-function EndpointFields(props: {
-  url: string;
-  description: string;
-  chosen: string[];
-  onUrl: (url: string) => void;
-  onDescription: (description: string) => void;
-  onChosen: (chosen: string[]) => void;
-}) {
+function EndpointFields(props: { value: EndpointDraft; onChange: (value: EndpointDraft) => void }) {
   const { t } = useI18n();
+  const { value, onChange } = props;
   return (
     <>
       <label>
@@ -136,39 +139,35 @@ function EndpointFields(props: {
           type="url"
           required
           placeholder="https://"
-          value={props.url}
-          onInput={(e) => props.onUrl(e.currentTarget.value)}
+          value={value.url}
+          onInput={(e) => onChange({ ...value, url: e.currentTarget.value })}
         />
       </label>
       <label>
         <span>{t('console.webhooks.create.description')}</span>
         <input
           maxLength={256}
-          value={props.description}
-          onInput={(e) => props.onDescription(e.currentTarget.value)}
+          value={value.description}
+          onInput={(e) => onChange({ ...value, description: e.currentTarget.value })}
         />
       </label>
-      <EventChoices chosen={props.chosen} onChange={props.onChosen} />
+      <EventChoices chosen={value.events} onChange={(events) => onChange({ ...value, events })} />
     </>
   );
 }
 
 function CreateEndpoint(props: { onCreated: (secret: string) => void }) {
   const { t } = useI18n();
-  const [url, setUrl] = useState('');
-  const [description, setDescription] = useState('');
-  const [chosen, setChosen] = useState<string[]>([]);
+  const [draft, setDraft] = useState(EMPTY_DRAFT);
   const create = useMutation({
     mutationFn: () =>
       api<Endpoint & { secret: string }>('POST', '/webhook-endpoints', {
-        url,
-        enabledEvents: chosen,
-        ...(description ? { description } : {}),
+        url: draft.url,
+        enabledEvents: draft.events,
+        ...(draft.description ? { description: draft.description } : {}),
       }),
     onSuccess: (endpoint) => {
-      setUrl('');
-      setDescription('');
-      setChosen([]);
+      setDraft(EMPTY_DRAFT);
       props.onCreated(endpoint.secret);
     },
   });
@@ -182,15 +181,8 @@ function CreateEndpoint(props: { onCreated: (secret: string) => void }) {
       }}
     >
       <h3 id="create-endpoint-heading">{t('console.webhooks.create.heading')}</h3>
-      <EndpointFields
-        url={url}
-        description={description}
-        chosen={chosen}
-        onUrl={setUrl}
-        onDescription={setDescription}
-        onChosen={setChosen}
-      />
-      <button type="submit" disabled={create.isPending || chosen.length === 0}>
+      <EndpointFields value={draft} onChange={setDraft} />
+      <button type="submit" disabled={create.isPending || draft.events.length === 0}>
         {t('console.webhooks.create.submit')}
       </button>
       <ErrorNote error={create.error} />
@@ -299,18 +291,20 @@ function EndpointCard(props: {
 function EditEndpoint(props: { endpoint: Endpoint; onDone: (changed: boolean) => void }) {
   const { t } = useI18n();
   const { endpoint } = props;
-  const [url, setUrl] = useState(endpoint.url);
-  const [description, setDescription] = useState(endpoint.description ?? '');
-  const [chosen, setChosen] = useState<string[]>([...endpoint.enabledEvents]);
+  const [draft, setDraft] = useState<EndpointDraft>({
+    url: endpoint.url,
+    description: endpoint.description ?? '',
+    events: [...endpoint.enabledEvents],
+  });
   const save = useMutation({
     // Only what changed is sent: a field left as it was is left alone.
     mutationFn: async () => {
       const same = (a: readonly string[], b: readonly string[]) =>
         a.length === b.length && a.every((name) => b.includes(name));
       const changes = {
-        ...(url !== endpoint.url ? { url } : {}),
-        ...(description !== (endpoint.description ?? '') ? { description } : {}),
-        ...(same(chosen, endpoint.enabledEvents) ? {} : { enabledEvents: chosen }),
+        ...(draft.url !== endpoint.url ? { url: draft.url } : {}),
+        ...(draft.description !== (endpoint.description ?? '') ? { description: draft.description } : {}),
+        ...(same(draft.events, endpoint.enabledEvents) ? {} : { enabledEvents: draft.events }),
       };
       if (Object.keys(changes).length === 0) return false;
       await api<Endpoint>('PATCH', `/webhook-endpoints/${endpoint.id}`, changes);
@@ -327,16 +321,9 @@ function EditEndpoint(props: { endpoint: Endpoint; onDone: (changed: boolean) =>
         save.mutate();
       }}
     >
-      <EndpointFields
-        url={url}
-        description={description}
-        chosen={chosen}
-        onUrl={setUrl}
-        onDescription={setDescription}
-        onChosen={setChosen}
-      />
+      <EndpointFields value={draft} onChange={setDraft} />
       <div class="row">
-        <button type="submit" disabled={save.isPending || chosen.length === 0}>
+        <button type="submit" disabled={save.isPending || draft.events.length === 0}>
           {t('console.save')}
         </button>
         <button type="button" class="secondary" onClick={() => props.onDone(false)}>
