@@ -66,13 +66,7 @@ describe('PostgreSQL restarted under load', () => {
       const run = tasksWithPrompt(db, prompt);
       const tasks = (await run.list()).map((r) => r.id);
       expect(tasks.sort()).toEqual([...new Set(load.accepted.values())].sort());
-      expect(
-        await until(
-          () => run.unsettled(),
-          (n) => n === 0,
-          60_000,
-        ),
-      ).toBe(0);
+      expect(await run.unsettledAfter(60_000)).toBe(0);
       const settledMs = Date.now() - upAt;
       const final = (
         await Promise.all(

@@ -175,11 +175,22 @@ export interface PromptTasks {
   list(): Promise<{ id: string; created: Date }[]>;
   /** How many of them are not settled yet. */
   unsettled(): Promise<number>;
+  /**
+   * Waits on SQL until every one of them is settled (recordInfo of hundreds of tasks in a loop would be a load
+   * of its own) or `timeoutMs` passed; how many are still not settled.
+   */
+  unsettledAfter(timeoutMs: number): Promise<number>;
 }
 
 /** Reads the tasks of one run of `taskLoad` (by its prompt) straight from the tasks schema. */
 export function tasksWithPrompt(db: Queryable, prompt: string): PromptTasks {
-  return {
+  const tasks: PromptTasks = {
+    unsettledAfter: (timeoutMs) =>
+      until(
+        () => tasks.unsettled(),
+        (n) => n === 0,
+        timeoutMs,
+      ),
     list: async () =>
       (
         await db.query<{ id: string; created: Date }>(
@@ -197,6 +208,7 @@ export function tasksWithPrompt(db: Queryable, prompt: string): PromptTasks {
         ).rows[0]!.n,
       ),
   };
+  return tasks;
 }
 
 /** The part of a `pg` client these reads use. */
