@@ -565,8 +565,14 @@ describe('ProviderRouter against real HTTP upstreams', () => {
       chatFake.reply({ firstByteDelayMs: 600, chunks: GOOD_STREAM });
       const controller = new AbortController();
       const reason = new Error('client went away');
-      setTimeout(() => controller.abort(reason), 100);
+      // Aborts once the upstream has the request (and before its first byte, 600 ms later): a fixed 100 ms
+      // could pass before a loaded machine had even sent it.
+      const aborted = (async () => {
+        while (chatFake.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+        controller.abort(reason);
+      })();
       const { error } = await drain(router.chat('llm', REQUEST, controller.signal));
+      await aborted;
       expect(error).toBe(reason);
       expect(chatFake.requests).toHaveLength(1);
     });
