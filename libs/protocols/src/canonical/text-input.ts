@@ -1,51 +1,26 @@
-import type { ChatEvent, FinishReason } from '@gen/contracts';
+import {
+  ThinkingBlocks,
+  type ChatContentPart,
+  type ChatEvent,
+  type FinishReason,
+  type ChatMessage,
+  type ChatRequest,
+  type ChatThinkingBlock,
+  type ChatTool,
+  type ChatToolCall,
+} from '@gen/contracts';
 
 /**
- * The canonical text request: the `input` of a text task (its JSON Schema is the model's `inputSchema`, built by
- * the catalog's `chatInputSchema`), and what every compatibility protocol translates its request to. Field names
- * are the canonical parameter names of the spec's mapping table.
+ * The canonical text request: the `input` of a text task, what every compatibility protocol translates its
+ * request to, and what the upstream adapters write in their own terms. One type (`ChatRequest` of
+ * `@gen/contracts`), named here in the protocols' words.
  */
-export interface TextInput {
-  messages: TextMessage[];
-  max_tokens?: number;
-  temperature?: number;
-  top_p?: number;
-  top_k?: number;
-  min_p?: number;
-  top_a?: number;
-  frequency_penalty?: number;
-  presence_penalty?: number;
-  repetition_penalty?: number;
-  stop?: string | string[];
-  reasoning_effort?: string;
-  tools?: TextTool[];
-  tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
-  parallel_tool_calls?: boolean;
-  response_format?: { type: 'text' | 'json_object' | 'json_schema'; json_schema?: Record<string, unknown> };
-}
-
-export type TextContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } };
-
-export interface TextToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
-
-export interface TextMessage {
-  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
-  content: string | TextContentPart[] | null;
-  name?: string;
-  tool_call_id?: string;
-  tool_calls?: TextToolCall[];
-}
-
-export interface TextTool {
-  type: 'function';
-  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean };
-}
+export type TextInput = ChatRequest;
+export type TextContentPart = ChatContentPart;
+export type TextToolCall = ChatToolCall;
+export type TextMessage = ChatMessage;
+export type TextTool = ChatTool;
+export type TextThinkingBlock = ChatThinkingBlock;
 
 /**
  * What a protocol's request mapper makes of one request: the model (from the body, or the URL for generate
@@ -91,6 +66,8 @@ export interface ChatResult {
   created: number;
   text: string;
   reasoning: string;
+  /** The signed reasoning blocks (Anthropic), in order: what a client sends back on its next turn. */
+  thinkingBlocks: TextThinkingBlock[];
   toolCalls: TextToolCall[];
   finishReason: FinishReason;
   usage: { inputTokens: number; cachedInputTokens: number; outputTokens: number; reasoningTokens: number };
@@ -117,12 +94,15 @@ export function aggregate(
     ...base,
     text: '',
     reasoning: '',
+    thinkingBlocks: [],
     toolCalls: [],
     finishReason: 'stop',
     usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 },
   };
   const calls = new Map<number, TextToolCall>();
+  const thinking = new ThinkingBlocks();
   for (const event of events) {
+    thinking.add(event);
     switch (event.type) {
       case 'text':
         result.text += event.delta;
@@ -155,6 +135,7 @@ export function aggregate(
         break;
     }
   }
+  result.thinkingBlocks = thinking.blocks;
   result.toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call);
   return result;
 }
