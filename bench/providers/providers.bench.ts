@@ -37,8 +37,7 @@ const REQUEST: ChatRequest = {
     { role: 'system', content: 'You are terse.' },
     { role: 'user', content: 'Count to twenty in words.' },
   ],
-  maxTokens: 64,
-  stream: true,
+  max_tokens: 64,
 };
 const PROMPT_TOKENS = 17;
 
@@ -234,7 +233,10 @@ function chatTargets(baseUrl: string): { name: string; target: ChatAdapter }[] {
     { name: 'OpenAiChatAdapter.chat(), events aggregated', target: new OpenAiChatAdapter(config) },
     {
       name: 'ProviderRouter.chat() (breaker closed), events aggregated',
-      target: { chat: (request, signal) => router.chat('bench/chat', request, signal ?? never) },
+      target: {
+        readsImage: () => false,
+        chat: (request, signal) => router.chat('bench/chat', request, signal ?? never),
+      },
     },
   ];
 }

@@ -26,8 +26,7 @@ export type ChatContentPart =
  * (Anthropic's extended thinking: the text with its signature, or a redacted block's opaque data).
  */
 export type ChatThinkingBlock =
-  | { type: 'thinking'; thinking: string; signature: string }
-  | { type: 'redacted_thinking'; data: string };
+  { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
 
 export interface ChatMessage {
   role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';

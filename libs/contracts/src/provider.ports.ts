@@ -1,4 +1,4 @@
-import type { ChatEvent, ChatRequest } from './chat';
+import type { ChatCallOptions, ChatEvent, ChatRequest } from './chat';
 import type { MediaField, ResolvedMedia } from './media-input.ports';
 
 /**
@@ -96,9 +96,16 @@ export interface ProviderPort {
   generate(task: MediaTask, signal: AbortSignal): Promise<MediaResult>;
   /**
    * The model's canonical event stream. Failures surface through the iteration as a `ProviderFailure`
-   * (`errorCode`); a stream is retried only before its first event.
+   * (`errorCode`); a stream is retried only before its first event. An image of the request that the upstream
+   * must get as bytes is read through `options.readImage` first; one that cannot be read fails the stream with
+   * that MediaInputError (the caller's matter, not the upstream's).
    */
-  chat(model: string, request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatEvent>;
+  chat(
+    model: string,
+    request: ChatRequest,
+    signal: AbortSignal,
+    options?: ChatCallOptions,
+  ): AsyncIterable<ChatEvent>;
   /** True when the model has a binding this process can run now: adapter known, credentials set, circuit not open. */
   canRun(model: string): boolean;
 }

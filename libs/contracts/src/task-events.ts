@@ -153,6 +153,21 @@ export const ExecutionTextSchema = Type.Readonly(
     content: Type.String(),
     /** Reasoning text the model showed, when it did. */
     reasoning: Type.Optional(Type.String()),
+    /** Signed reasoning blocks (Anthropic), to be sent back unchanged on the next turn of a conversation. */
+    thinkingBlocks: Type.Optional(
+      Type.Array(
+        Type.Union([
+          Type.Readonly(
+            Type.Object({
+              type: Type.Literal('thinking'),
+              thinking: Type.String(),
+              signature: Type.String(),
+            }),
+          ),
+          Type.Readonly(Type.Object({ type: Type.Literal('redacted_thinking'), data: Type.String() })),
+        ]),
+      ),
+    ),
     toolCalls: Type.Optional(
       Type.Array(
         Type.Readonly(Type.Object({ id: Type.String(), name: Type.String(), arguments: Type.String() })),

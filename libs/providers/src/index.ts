@@ -31,5 +31,6 @@ export * from './media/upstream-json';
 export * from './media/openai-images.adapter';
 export * from './media/replicate-output';
 export * from './media/replicate.adapter';
-export * from './chat/text-input-request';
+export * from './chat/request-parts';
+export * from './chat/reasoning-budget';
 export * from './offline/echo-chat';

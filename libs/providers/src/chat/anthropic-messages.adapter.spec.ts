@@ -19,16 +19,17 @@ const REQUEST: ChatRequest = {
     {
       role: 'assistant',
       content: 'checking',
-      toolCalls: [{ id: 'toolu_0', name: 'weather', arguments: '{"city":"Rome"}' }],
+      tool_calls: [
+        { id: 'toolu_0', type: 'function', function: { name: 'weather', arguments: '{"city":"Rome"}' } },
+      ],
     },
-    { role: 'tool', toolCallId: 'toolu_0', content: 'sunny' },
+    { role: 'tool', tool_call_id: 'toolu_0', content: 'sunny' },
     { role: 'user', content: 'and Paris?' },
   ],
-  tools: [{ name: 'weather', parameters: { type: 'object' } }],
-  toolChoice: 'required',
+  tools: [{ type: 'function', function: { name: 'weather', parameters: { type: 'object' } } }],
+  tool_choice: 'required',
   temperature: 0.5,
   stop: ['END'],
-  stream: false,
 };
 
 const event = (type: string, data: Record<string, unknown>): string => sseFrame({ type, ...data }, type);
@@ -222,8 +223,13 @@ describe('AnthropicMessagesAdapter against a fake Anthropic upstream', () => {
 
   it('refuses to send a conversation whose tool call arguments are not a JSON object', async () => {
     const bad: ChatRequest = {
-      messages: [{ role: 'assistant', toolCalls: [{ id: 't', name: 'n', arguments: '[1' }] }],
-      stream: true,
+      messages: [
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 't', type: 'function', function: { name: 'n', arguments: '[1' } }],
+        },
+      ],
     };
     expect((await drain(adapter.chat(bad))).error).toMatchObject({ kind: 'failed' });
     expect(upstream.requests).toHaveLength(0);

@@ -19,7 +19,8 @@ const RETRYABLE_ERRORS = new Set(['overloaded_error', 'api_error', 'rate_limit_e
 
 /**
  * Decodes Anthropic message stream events: message_start (input usage), content_block_start (tool_use opens a
- * tool call), content_block_delta (text_delta, input_json_delta, thinking_delta), message_delta (stop_reason,
+ * tool call, redacted_thinking comes whole), content_block_delta (text_delta, input_json_delta, thinking_delta,
+ * signature_delta: the end of a thinking block), message_delta (stop_reason,
  * output usage), message_stop (the end marker), error. Tool calls are numbered 0, 1, ... in block order.
  */
 export class AnthropicMessagesDecoder implements FrameDecoder {
@@ -77,6 +78,12 @@ export class AnthropicMessagesDecoder implements FrameDecoder {
     if (block.type === 'text' && typeof block.text === 'string' && block.text !== '') {
       return [{ type: 'text', delta: block.text }];
     }
+    if (block.type === 'thinking' && typeof block.thinking === 'string' && block.thinking !== '') {
+      return [{ type: 'reasoning', delta: block.thinking }];
+    }
+    if (block.type === 'redacted_thinking' && typeof block.data === 'string') {
+      return [{ type: 'redacted_reasoning', data: block.data }];
+    }
     if (block.type !== 'tool_use') return [];
     const index = this.toolIndex.size;
     this.toolIndex.set(Number(data.index), index);
@@ -92,6 +99,9 @@ export class AnthropicMessagesDecoder implements FrameDecoder {
       return [{ type: 'text', delta: delta.text }];
     if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string') {
       return [{ type: 'reasoning', delta: delta.thinking }];
+    }
+    if (delta.type === 'signature_delta' && typeof delta.signature === 'string') {
+      return [{ type: 'reasoning_signature', signature: delta.signature }];
     }
     const index = this.toolIndex.get(Number(data.index));
     if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string' && index !== undefined) {

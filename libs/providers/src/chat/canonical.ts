@@ -1,8 +1,10 @@
 import type { ChatEvent, ChatRequest } from '@gen/contracts';
+import type { ReadImages } from './request-parts';
 import { UpstreamError } from './upstream-error';
 
 // The canonical chat types are a contract (`@gen/contracts`): the compatibility layer and the adapters share them.
 export type {
+  ChatContentPart,
   ChatEvent,
   ChatMessage,
   ChatRequest,
@@ -23,7 +25,9 @@ export interface ChatAdapterConfig {
 }
 
 export interface ChatAdapter {
-  chat(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatEvent>;
+  /** Whether an image URL must be sent as bytes (read before the call, into `images`): the upstream cannot take it. */
+  readsImage(url: string): boolean;
+  chat(request: ChatRequest, signal?: AbortSignal, images?: ReadImages): AsyncIterable<ChatEvent>;
 }
 
 /** A non-negative integer from an upstream's count, 0 when absent or not a number. */

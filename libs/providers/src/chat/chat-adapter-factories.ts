@@ -31,7 +31,10 @@ const chatFactory =
   (build: (config: ChatAdapterConfig) => ChatAdapter, baseUrl: string): AdapterFactory =>
   (binding, environment) => {
     const adapter = build(chatConfig(binding, environment, baseUrl));
-    return { chat: (request, signal) => adapter.chat(request, signal) };
+    return {
+      chat: (request, signal, images) => adapter.chat(request, signal, images),
+      readsImage: (url) => adapter.readsImage(url),
+    };
   };
 
 /** `openai-compatible`: OpenAI, vLLM, Ollama, llama.cpp server, LM Studio, OpenRouter, Together. */

@@ -9,14 +9,24 @@ const REQUEST: ChatRequest = {
   messages: [
     { role: 'system', content: 'be brief' },
     { role: 'user', content: 'weather?' },
-    { role: 'assistant', toolCalls: [{ id: 'fc_0', name: 'weather', arguments: '{"city":"Rome"}' }] },
-    { role: 'tool', toolCallId: 'fc_0', content: 'sunny' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: 'fc_0', type: 'function', function: { name: 'weather', arguments: '{"city":"Rome"}' } },
+      ],
+    },
+    { role: 'tool', tool_call_id: 'fc_0', content: 'sunny' },
   ],
-  tools: [{ name: 'weather', description: 'forecast', parameters: { type: 'object' } }],
-  toolChoice: 'auto',
-  maxTokens: 100,
-  topP: 0.8,
-  stream: true,
+  tools: [
+    {
+      type: 'function',
+      function: { name: 'weather', description: 'forecast', parameters: { type: 'object' } },
+    },
+  ],
+  tool_choice: 'auto',
+  max_tokens: 100,
+  top_p: 0.8,
 };
 
 /** Gemini frames its SSE with CRLF. */

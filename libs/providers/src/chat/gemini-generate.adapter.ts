@@ -2,12 +2,23 @@ import {
   toolInput,
   type ChatAdapter,
   type ChatAdapterConfig,
+  type ChatContentPart,
   type ChatEvent,
   type ChatMessage,
   type ChatRequest,
   type ChatToolChoice,
 } from './canonical';
 import { GeminiGenerateDecoder } from './gemini-generate.decoder';
+import { thinkingBudget } from './reasoning-budget';
+import {
+  contentParts,
+  contentText,
+  inlineImage,
+  isSystem,
+  missingImage,
+  stopList,
+  type ReadImages,
+} from './request-parts';
 import { streamUpstream, upstreamUrl } from './upstream-stream';
 
 type Json = Record<string, unknown>;
@@ -16,17 +27,36 @@ interface GeminiContent {
   parts: Json[];
 }
 
+/** Sampling fields Gemini's `generationConfig` takes, by canonical name. */
+const GENERATION_FIELDS = [
+  ['max_tokens', 'maxOutputTokens'],
+  ['temperature', 'temperature'],
+  ['top_p', 'topP'],
+  ['top_k', 'topK'],
+  ['presence_penalty', 'presencePenalty'],
+  ['frequency_penalty', 'frequencyPenalty'],
+] as const;
+
 /** Gemini: `POST {baseUrl}/v1beta/models/{model}:streamGenerateContent?alt=sse`, `x-goog-api-key`. */
 export class GeminiGenerateAdapter implements ChatAdapter {
   constructor(private readonly config: ChatAdapterConfig) {}
 
+  /** Gemini takes image bytes (`inlineData`; `fileData` wants Google's own file URIs): every URL is read first. */
+  readsImage(): boolean {
+    return true;
+  }
+
   /** Errors, including a request that cannot be mapped, surface through the iteration, never synchronously. */
-  async *chat(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatEvent> {
+  async *chat(
+    request: ChatRequest,
+    signal?: AbortSignal,
+    images: ReadImages = new Map(),
+  ): AsyncIterable<ChatEvent> {
     const model = encodeURIComponent(this.config.upstreamModel);
     yield* streamUpstream({
       url: upstreamUrl(this.config.baseUrl, `/v1beta/models/${model}:streamGenerateContent?alt=sse`),
       headers: { 'x-goog-api-key': this.config.apiKey },
-      body: geminiGenerateBody(request),
+      body: geminiGenerateBody(request, images),
       timeoutMs: this.config.timeoutMs,
       signal,
       decoder: new GeminiGenerateDecoder(),
@@ -35,15 +65,20 @@ export class GeminiGenerateAdapter implements ChatAdapter {
 }
 
 /**
- * System messages become `systemInstruction`; the assistant is the `model` role; a tool result is a
- * `functionResponse` part named after the call it answers; turns of the same role are merged.
+ * System and developer messages become `systemInstruction`; the assistant is the `model` role; a tool result is a
+ * `functionResponse` part named after the call it answers; turns of the same role are merged. Images go as
+ * `inlineData`. `response_format` becomes `responseMimeType` (`application/json` for json_object and
+ * json_schema) with `responseJsonSchema`; `reasoning_effort` becomes `thinkingConfig` (`none`: a budget of 0;
+ * a level: a budget from reasoning-budget.ts, with the thoughts included so that the answer carries them).
+ * Gemini has no name for min_p, top_a, repetition_penalty or parallel_tool_calls: they are not sent (the field
+ * rules list them in X-Service-Ignored-Params). Thinking blocks of another upstream are not sent.
  */
-export function geminiGenerateBody(request: ChatRequest): Json {
-  const system = request.messages.flatMap((m) => (m.role === 'system' ? [{ text: m.content }] : []));
+export function geminiGenerateBody(request: ChatRequest, images: ReadImages = new Map()): Json {
+  const system = request.messages.filter(isSystem).map((m) => ({ text: contentText(m.content) }));
   const callNames = new Map<string, string>();
   const contents: GeminiContent[] = [];
   for (const message of request.messages) {
-    const turn = geminiTurn(message, callNames);
+    const turn = geminiTurn(message, callNames, images);
     if (!turn) continue;
     const last = contents.at(-1);
     if (last?.role === turn.role) last.parts.push(...turn.parts);
@@ -52,47 +87,79 @@ export function geminiGenerateBody(request: ChatRequest): Json {
   const body: Json = { contents };
   if (system.length) body.systemInstruction = { parts: system };
   if (request.tools?.length) {
-    const functionDeclarations = request.tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      parametersJsonSchema: tool.parameters,
+    const functionDeclarations = request.tools.map(({ function: fn }) => ({
+      name: fn.name,
+      ...(fn.description !== undefined ? { description: fn.description } : {}),
+      parametersJsonSchema: fn.parameters ?? { type: 'object', properties: {} },
     }));
     body.tools = [{ functionDeclarations }];
   }
-  if (request.toolChoice !== undefined)
-    body.toolConfig = { functionCallingConfig: callingConfig(request.toolChoice) };
+  if (request.tool_choice !== undefined)
+    body.toolConfig = { functionCallingConfig: callingConfig(request.tool_choice) };
   const generationConfig: Json = {};
-  if (request.maxTokens !== undefined) generationConfig.maxOutputTokens = request.maxTokens;
-  if (request.temperature !== undefined) generationConfig.temperature = request.temperature;
-  if (request.topP !== undefined) generationConfig.topP = request.topP;
-  if (request.stop?.length) generationConfig.stopSequences = request.stop;
+  for (const [canonical, name] of GENERATION_FIELDS) {
+    if (request[canonical] !== undefined) generationConfig[name] = request[canonical];
+  }
+  const stop = stopList(request.stop);
+  if (stop.length) generationConfig.stopSequences = stop;
+  const format = request.response_format;
+  if (format) {
+    generationConfig.responseMimeType = format.type === 'text' ? 'text/plain' : 'application/json';
+    const schema = format.type === 'json_schema' ? format.json_schema?.['schema'] : undefined;
+    if (schema !== undefined) generationConfig.responseJsonSchema = schema;
+  }
+  if (request.reasoning_effort !== undefined) generationConfig.thinkingConfig = thinkingConfig(request);
   if (Object.keys(generationConfig).length) body.generationConfig = generationConfig;
   return body;
 }
 
-function geminiTurn(message: ChatMessage, callNames: Map<string, string>): GeminiContent | undefined {
+function thinkingConfig(request: ChatRequest): Json {
+  const budget =
+    request.reasoning_effort === 'none'
+      ? undefined
+      : thinkingBudget(request.reasoning_effort!, request.max_tokens ?? Number.POSITIVE_INFINITY);
+  return budget === undefined ? { thinkingBudget: 0 } : { thinkingBudget: budget, includeThoughts: true };
+}
+
+function geminiTurn(
+  message: ChatMessage,
+  callNames: Map<string, string>,
+  images: ReadImages,
+): GeminiContent | undefined {
   switch (message.role) {
     case 'system':
+    case 'developer':
       return undefined;
     case 'user':
-      return { role: 'user', parts: [{ text: message.content }] };
+      return { role: 'user', parts: contentParts(message.content).map((part) => geminiPart(part, images)) };
     case 'assistant': {
-      const parts: Json[] = message.content ? [{ text: message.content }] : [];
-      for (const call of message.toolCalls ?? []) {
-        callNames.set(call.id, call.name);
-        parts.push({ functionCall: { id: call.id, name: call.name, args: toolInput(call.arguments) } });
+      const text = contentText(message.content);
+      const parts: Json[] = text ? [{ text }] : [];
+      for (const call of message.tool_calls ?? []) {
+        callNames.set(call.id, call.function.name);
+        parts.push({
+          functionCall: { id: call.id, name: call.function.name, args: toolInput(call.function.arguments) },
+        });
       }
       return { role: 'model', parts };
     }
     case 'tool': {
-      const name = message.name ?? callNames.get(message.toolCallId) ?? message.toolCallId;
-      const response = { id: message.toolCallId, name, response: { content: message.content } };
+      const id = message.tool_call_id ?? '';
+      const name = message.name ?? callNames.get(id) ?? id;
+      const response = { id, name, response: { content: contentText(message.content) } };
       return { role: 'user', parts: [{ functionResponse: response }] };
     }
   }
 }
 
+function geminiPart(part: ChatContentPart, images: ReadImages): Json {
+  if (part.type === 'text') return { text: part.text };
+  const image = inlineImage(part.image_url.url, images);
+  if (!image) throw missingImage();
+  return { inlineData: { mimeType: image.mediaType, data: image.base64 } };
+}
+
 function callingConfig(choice: ChatToolChoice): Json {
-  if (typeof choice !== 'string') return { mode: 'ANY', allowedFunctionNames: [choice.name] };
+  if (typeof choice !== 'string') return { mode: 'ANY', allowedFunctionNames: [choice.function.name] };
   return { mode: choice === 'required' ? 'ANY' : choice.toUpperCase() };
 }

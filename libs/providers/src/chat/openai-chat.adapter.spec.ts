@@ -19,17 +19,23 @@ const REQUEST: ChatRequest = {
     {
       role: 'assistant',
       content: null,
-      toolCalls: [{ id: 'call_0', name: 'weather', arguments: '{"city":"Rome"}' }],
+      tool_calls: [
+        { id: 'call_0', type: 'function', function: { name: 'weather', arguments: '{"city":"Rome"}' } },
+      ],
     },
-    { role: 'tool', toolCallId: 'call_0', content: 'sunny' },
+    { role: 'tool', tool_call_id: 'call_0', content: 'sunny' },
   ],
-  tools: [{ name: 'weather', description: 'forecast', parameters: { type: 'object', properties: {} } }],
-  toolChoice: { name: 'weather' },
-  maxTokens: 64,
+  tools: [
+    {
+      type: 'function',
+      function: { name: 'weather', description: 'forecast', parameters: { type: 'object', properties: {} } },
+    },
+  ],
+  tool_choice: { type: 'function', function: { name: 'weather' } },
+  max_tokens: 64,
   temperature: 0.2,
-  topP: 0.9,
+  top_p: 0.9,
   stop: ['END'],
-  stream: true,
 };
 
 const chunk = (delta: unknown, finish: string | null = null): string =>

@@ -1,13 +1,39 @@
 import type {
   ChatAdapter,
   ChatAdapterConfig,
+  ChatContentPart,
   ChatEvent,
   ChatMessage,
   ChatRequest,
-  ChatToolChoice,
 } from './canonical';
 import { OpenAiChatDecoder } from './openai-chat.decoder';
+import {
+  contentParts,
+  inlineImage,
+  isServiceUri,
+  missingImage,
+  stopList,
+  type ReadImages,
+} from './request-parts';
 import { streamUpstream, upstreamUrl } from './upstream-stream';
+
+type Json = Record<string, unknown>;
+
+/** The canonical fields an OpenAI-compatible body carries under the same name (vLLM, OpenRouter take them all). */
+const SAME_NAME = [
+  'max_tokens',
+  'temperature',
+  'top_p',
+  'top_k',
+  'min_p',
+  'top_a',
+  'frequency_penalty',
+  'presence_penalty',
+  'repetition_penalty',
+  'reasoning_effort',
+  'parallel_tool_calls',
+  'response_format',
+] as const;
 
 /**
  * OpenAI-compatible chat completions (OpenAI, vLLM, Ollama, llama.cpp server, LM Studio, OpenRouter, Together):
@@ -16,12 +42,21 @@ import { streamUpstream, upstreamUrl } from './upstream-stream';
 export class OpenAiChatAdapter implements ChatAdapter {
   constructor(private readonly config: ChatAdapterConfig) {}
 
+  /** An OpenAI-compatible server takes `data:` and `https` image URLs; the caller's own files go as bytes. */
+  readsImage(url: string): boolean {
+    return isServiceUri(url);
+  }
+
   /** Errors, including a request that cannot be mapped, surface through the iteration, never synchronously. */
-  async *chat(request: ChatRequest, signal?: AbortSignal): AsyncIterable<ChatEvent> {
+  async *chat(
+    request: ChatRequest,
+    signal?: AbortSignal,
+    images: ReadImages = new Map(),
+  ): AsyncIterable<ChatEvent> {
     yield* streamUpstream({
       url: upstreamUrl(this.config.baseUrl, '/chat/completions'),
       headers: { authorization: `Bearer ${this.config.apiKey}` },
-      body: openAiChatBody(request, this.config.upstreamModel),
+      body: openAiChatBody(request, this.config.upstreamModel, images),
       timeoutMs: this.config.timeoutMs,
       signal,
       decoder: new OpenAiChatDecoder(),
@@ -29,48 +64,47 @@ export class OpenAiChatAdapter implements ChatAdapter {
   }
 }
 
-export function openAiChatBody(request: ChatRequest, model: string): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+/**
+ * The canonical request is chat completions' own shape: every field goes under its name. `developer` messages
+ * are sent as `system` (OpenAI-compatible servers other than OpenAI know only that); thinking blocks and
+ * reasoning text of earlier answers are not sent (the format has no place for them).
+ */
+export function openAiChatBody(request: ChatRequest, model: string, images: ReadImages = new Map()): Json {
+  const body: Json = {
     model,
-    messages: request.messages.map(openAiMessage),
+    messages: request.messages.map((message) => openAiMessage(message, images)),
     stream: true,
     stream_options: { include_usage: true },
   };
-  if (request.tools?.length) {
-    body.tools = request.tools.map((tool) => ({
-      type: 'function',
-      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-    }));
-  }
-  if (request.toolChoice !== undefined) body.tool_choice = openAiToolChoice(request.toolChoice);
-  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
-  if (request.temperature !== undefined) body.temperature = request.temperature;
-  if (request.topP !== undefined) body.top_p = request.topP;
-  if (request.stop?.length) body.stop = request.stop;
+  for (const field of SAME_NAME) if (request[field] !== undefined) body[field] = request[field];
+  const stop = stopList(request.stop);
+  if (stop.length) body.stop = stop;
+  if (request.tools?.length) body.tools = request.tools;
+  if (request.tool_choice !== undefined) body.tool_choice = request.tool_choice;
   return body;
 }
 
-function openAiMessage(message: ChatMessage): Record<string, unknown> {
-  switch (message.role) {
-    case 'system':
-    case 'user':
-      return { role: message.role, content: message.content };
-    case 'assistant': {
-      const out: Record<string, unknown> = { role: 'assistant', content: message.content ?? null };
-      if (message.toolCalls?.length) {
-        out.tool_calls = message.toolCalls.map((call) => ({
-          id: call.id,
-          type: 'function',
-          function: { name: call.name, arguments: call.arguments },
-        }));
-      }
-      return out;
-    }
-    case 'tool':
-      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
-  }
+function openAiMessage(message: ChatMessage, images: ReadImages): Json {
+  const role = message.role === 'developer' ? 'system' : message.role;
+  const out: Json = { role };
+  if (message.role === 'tool') out.tool_call_id = message.tool_call_id ?? '';
+  if (message.name !== undefined && message.role !== 'tool') out.name = message.name;
+  out.content =
+    typeof message.content === 'string' || message.content === null
+      ? message.content
+      : contentParts(message.content).map((part) => openAiPart(part, images));
+  if (message.role === 'assistant' && message.tool_calls?.length) out.tool_calls = message.tool_calls;
+  return out;
 }
 
-function openAiToolChoice(choice: ChatToolChoice): unknown {
-  return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
+function openAiPart(part: ChatContentPart, images: ReadImages): Json {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  const { url, detail } = part.image_url;
+  let sent = url;
+  if (isServiceUri(url)) {
+    const image = inlineImage(url, images);
+    if (!image) throw missingImage();
+    sent = `data:${image.mediaType};base64,${image.base64}`;
+  }
+  return { type: 'image_url', image_url: detail === undefined ? { url: sent } : { url: sent, detail } };
 }

@@ -217,7 +217,7 @@ function hardOffsets(bytes: Uint8Array): number[] {
 const cutsIn = (bytes: Uint8Array, maxLength: number): fc.Arbitrary<number[]> =>
   fc.array(fc.oneof(fc.nat({ max: bytes.length }), fc.constantFrom(...hardOffsets(bytes))), { maxLength });
 
-const REQUEST: ChatRequest = { messages: [{ role: 'user', content: 'Météo à Zürich ?' }], stream: true };
+const REQUEST: ChatRequest = { messages: [{ role: 'user', content: 'Météo à Zürich ?' }] };
 
 describe.each(FORMATS)('$name: chunk boundaries do not change the events', (format) => {
   describe.each(LINE_ENDS)('$name line ends', ({ eol }) => {

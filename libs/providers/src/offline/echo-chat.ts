@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { ChatEvent, ChatMessage, ChatRequest } from '@gen/contracts';
+import type { ChatEvent, ChatRequest } from '@gen/contracts';
 import { UpstreamError } from '../chat/upstream-error';
+import { echoRequestOf, type EchoMessage, type EchoRequest } from './echo-request';
 
 /**
  * `local/echo/chat`, the offline text model: deterministic text built from the conversation, streamed token by
@@ -23,7 +24,11 @@ export function echoTokens(text: string): string[] {
 }
 
 /** Tokens of a conversation as the echo model counts its input: 4 per message, its text, tool calls, tools. */
-export function echoInputTokens(request: ChatRequest): number {
+export function echoInputTokens(canonical: ChatRequest): number {
+  return echoTokensOf(echoRequestOf(canonical));
+}
+
+function echoTokensOf(request: EchoRequest): number {
   let tokens = 3;
   for (const message of request.messages) {
     tokens += 4 + echoTokens(message.content ?? '').length;
@@ -57,12 +62,12 @@ function markersOf(text: string): Markers {
   return markers;
 }
 
-function lastOf<R extends ChatMessage['role']>(
-  messages: readonly ChatMessage[],
+function lastOf<R extends EchoMessage['role']>(
+  messages: readonly EchoMessage[],
   role: R,
-): Extract<ChatMessage, { role: R }> | undefined {
+): Extract<EchoMessage, { role: R }> | undefined {
   for (let i = messages.length - 1; i >= 0; i -= 1) {
-    if (messages[i]!.role === role) return messages[i] as Extract<ChatMessage, { role: R }>;
+    if (messages[i]!.role === role) return messages[i] as Extract<EchoMessage, { role: R }>;
   }
   return undefined;
 }
@@ -81,16 +86,17 @@ function argumentName(parameters: Record<string, unknown>): string {
  * when the call is aborted).
  */
 export async function* echoChat(
-  request: ChatRequest,
+  canonical: ChatRequest,
   sleep: (ms: number) => Promise<void>,
 ): AsyncGenerator<ChatEvent> {
+  const request = echoRequestOf(canonical);
   const user = lastOf(request.messages, 'user');
   const markers = markersOf(user?.content ?? '');
   if (markers.delayMs > 0) await sleep(markers.delayMs);
   if (markers.simulate === 'upstream_failed') throw new UpstreamError('failed', 'simulated upstream failure');
   if (markers.simulate === 'content_rejected')
     throw new UpstreamError('rejected', 'simulated content refusal');
-  const inputTokens = echoInputTokens(request);
+  const inputTokens = echoTokensOf(request);
   const budget = request.maxTokens ?? Number.POSITIVE_INFINITY;
   let outputTokens = 0;
   let reasoningTokens = 0;
@@ -145,7 +151,7 @@ export async function* echoChat(
 }
 
 function chosenTool(
-  request: ChatRequest,
+  request: EchoRequest,
   markers: Markers,
 ): { name: string; parameters: Record<string, unknown> } | undefined {
   const tools = request.tools ?? [];

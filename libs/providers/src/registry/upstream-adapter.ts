@@ -1,4 +1,5 @@
 import type { ChatEvent, ChatRequest, MediaResult, MediaTask, ModelBinding } from '@gen/contracts';
+import type { ReadImages } from '../chat/request-parts';
 import type { PrivateCidrAllowList } from '@gen/ssrf';
 
 /**
@@ -17,8 +18,14 @@ export interface UpstreamAdapter {
   readonly inProcess?: boolean;
   /** Media models: the generated files (their bytes; what they are is measured by the runner). */
   generate?(task: MediaTask, signal: AbortSignal): Promise<MediaResult>;
-  /** Text models: the canonical event stream; errors surface through the iteration. */
-  chat?(request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatEvent>;
+  /**
+   * Text models: the canonical event stream; errors surface through the iteration. `images` holds the bytes of
+   * each image URL `readsImage` selected, read by the router before the attempt (a URL the caller gave is the
+   * caller's matter: failing to read it is no failure of the upstream).
+   */
+  chat?(request: ChatRequest, signal: AbortSignal, images: ReadImages): AsyncIterable<ChatEvent>;
+  /** Text models: whether an image URL must be read to bytes before `chat` (absent: none). */
+  readsImage?(url: string): boolean;
 }
 
 /** What an adapter may take from its surroundings besides its binding. */

@@ -1,6 +1,8 @@
 import {
+  MediaInputError,
   ProviderFailure,
   endpointKey,
+  type ChatCallOptions,
   type ChatEvent,
   type ChatRequest,
   type CircuitStatePort,
@@ -13,6 +15,7 @@ import {
   type ProviderPort,
 } from '@gen/contracts';
 import type { Logger } from '@gen/core';
+import { imageUrlsOf, readImage, type InlineImage, type ReadImages } from '../chat/request-parts';
 import { UpstreamError } from '../chat/upstream-error';
 import type { ProviderRegistry } from '../registry/provider-registry';
 import type { UpstreamAdapter } from '../registry/upstream-adapter';
@@ -125,9 +128,14 @@ export class ProviderRouter implements ProviderPort {
    * event; once an event was yielded nothing is retried, and an error ends the stream with a ProviderFailure.
    * The slot is held until the stream ends or the consumer stops reading.
    */
-  async *chat(model: string, request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatEvent> {
+  async *chat(
+    model: string,
+    request: ChatRequest,
+    signal: AbortSignal,
+    options?: ChatCallOptions,
+  ): AsyncIterable<ChatEvent> {
     signal.throwIfAborted();
-    const opened = await this.openStream(model, request, signal);
+    const opened = await this.openStream(model, request, signal, new ImageCache(request, options));
     const { iterator, pick } = opened;
     try {
       let step = opened.first;
@@ -159,7 +167,12 @@ export class ProviderRouter implements ProviderPort {
     this.breakers.shutdown();
   }
 
-  private async openStream(model: string, request: ChatRequest, signal: AbortSignal): Promise<OpenedStream> {
+  private async openStream(
+    model: string,
+    request: ChatRequest,
+    signal: AbortSignal,
+    images: ImageCache,
+  ): Promise<OpenedStream> {
     const route = this.options.routes.routeFor(model);
     let last: Pick | undefined;
     try {
@@ -168,9 +181,11 @@ export class ProviderRouter implements ProviderPort {
         async (attempt) => {
           const pick = this.pick(route, 'chat');
           last = pick;
+          // The caller's images, read before the attempt: a URL that cannot be read is no failure of the upstream.
+          const read = await images.for(pick.adapter, signal);
           if (pick.adapter.inProcess) {
             // Nothing remote: no slot, breaker or timeout (a `[[delay_ms:N]]` may outlast any timeout).
-            const iterator = pick.adapter.chat!(request, signal)[Symbol.asyncIterator]();
+            const iterator = pick.adapter.chat!(request, signal, read)[Symbol.asyncIterator]();
             return { pick, iterator, first: await iterator.next(), release: () => undefined };
           }
           const slot = await this.limits.acquire(pick.endpoint, maxConcurrency(pick.binding), signal);
@@ -183,7 +198,7 @@ export class ProviderRouter implements ProviderPort {
           let iterator: AsyncIterator<ChatEvent> | undefined;
           try {
             const first = await this.breakers.fire(pick.binding, link.controller, (attemptSignal) => {
-              iterator = pick.adapter.chat!(request, attemptSignal)[Symbol.asyncIterator]();
+              iterator = pick.adapter.chat!(request, attemptSignal, read)[Symbol.asyncIterator]();
               return iterator.next();
             });
             return { pick, iterator: iterator!, first, release };
@@ -198,6 +213,8 @@ export class ProviderRouter implements ProviderPort {
       );
     } catch (error) {
       if (signal.aborted) throw signal.reason;
+      // An image of the request that cannot be used fails the call as itself (the runner reports its code).
+      if (error instanceof MediaInputError) throw error;
       if (error instanceof NoUsableBinding || !last) this.logNoBinding(model, error);
       const code = errorCodeOf(error);
       throw new ProviderFailure(code, failureMessage(code));
@@ -281,4 +298,31 @@ function errorCodeOf(error: unknown): GenerationErrorCode {
 
 function failureMessage(code: GenerationErrorCode): string {
   return code === 'content_rejected' ? 'the upstream refused the content' : 'the upstream failed';
+}
+
+/**
+ * The images of one chat call read to bytes, as each adapter tried needs them (`readsImage`): each URL at most
+ * once across attempts and fallbacks, so that a retry does not fetch an image again.
+ */
+class ImageCache {
+  private readonly read = new Map<string, Promise<InlineImage>>();
+
+  constructor(
+    private readonly request: ChatRequest,
+    private readonly options: ChatCallOptions | undefined,
+  ) {}
+
+  async for(adapter: UpstreamAdapter, signal: AbortSignal): Promise<ReadImages> {
+    const images = new Map<string, InlineImage>();
+    for (const url of imageUrlsOf(this.request)) {
+      if (!adapter.readsImage?.(url)) continue;
+      let pending = this.read.get(url);
+      if (!pending) {
+        pending = readImage(url, this.options, signal);
+        this.read.set(url, pending);
+      }
+      images.set(url, await pending);
+    }
+    return images;
+  }
 }

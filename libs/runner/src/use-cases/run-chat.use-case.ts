@@ -2,8 +2,14 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   ExecutionEventType,
   PROVIDER_PORT,
+  MEDIA_INPUTS,
+  MediaInputError,
   ProviderFailure,
+  ThinkingBlocks,
+  type ChatCallOptions,
   type ChatEvent,
+  type ChatRequest,
+  type MediaInputsPort,
   type ChatExecutionPort,
   type EarlyChat,
   type ExecutionCause,
@@ -17,7 +23,6 @@ import {
 import { CLOCK, LOGGER, type Clock, type Logger } from '@gen/core';
 import { EVENT_BUS, type EventBus } from '@gen/messaging';
 import { reportExecution } from './execution-report';
-import { chatRequestOf } from '@gen/providers';
 
 /** How long a text run goes on before it is reported started (see `run`). */
 export const STARTED_REPORT_AFTER_MS = 500;
@@ -35,10 +40,37 @@ export class RunChatUseCase implements ChatExecutionPort {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(PROVIDER_PORT) private readonly provider: ProviderPort,
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null = null,
+    @Optional() @Inject(MEDIA_INPUTS) private readonly mediaInputs: MediaInputsPort | null = null,
   ) {}
 
+  /**
+   * The early call reads no `service://` image: the account's file is checked by the acceptance, which has not
+   * happened yet. Such a request is not started early (the run calls the model once the task exists).
+   */
   start(model: string, input: Record<string, unknown>): EarlyChat {
-    return new OpenedChat(model, (signal) => this.provider.chat(model, chatRequestOf(input, true), signal));
+    const request = input as unknown as ChatRequest;
+    if (hasServiceImage(request)) return new NotStarted(model);
+    const options = this.imageOptions(null);
+    return new OpenedChat(model, (signal) => this.provider.chat(model, request, signal, options));
+  }
+
+  /**
+   * How a call reads the images its upstream needs as bytes (MEDIA_INPUTS: the account's own `service://` files;
+   * https URLs through the SSRF guard, with the limits of uploads, verified as images). Without an account (an
+   * early call), `service://` URIs are refused.
+   */
+  private imageOptions(accountId: string | null): ChatCallOptions {
+    const media = this.mediaInputs;
+    if (!media) return {};
+    return {
+      readImage: async (url, signal) => {
+        if (accountId === null && url.startsWith('service://')) {
+          throw new MediaInputError('input_unavailable', 'a service:// image before the task was accepted');
+        }
+        const resolved = await media.resolve(accountId ?? '', url, 'image', signal);
+        return { bytes: resolved.bytes, contentType: resolved.contentType };
+      },
+    };
   }
 
   async *run(
@@ -73,7 +105,12 @@ export class RunChatUseCase implements ChatExecutionPort {
     try {
       const events$ = opened
         ? opened.read(signal)
-        : this.provider.chat(task.model, chatRequestOf(task.input, true), signal);
+        : this.provider.chat(
+            task.model,
+            task.input as unknown as ChatRequest,
+            signal,
+            this.imageOptions(task.accountId),
+          );
       for await (const event of events$) {
         events.push(event);
         yield event;
@@ -83,12 +120,21 @@ export class RunChatUseCase implements ChatExecutionPort {
       if (signal.aborted) throw error;
       const failure =
         error instanceof ProviderFailure ? error : new ProviderFailure('upstream_failed', 'the model failed');
-      if (!(error instanceof ProviderFailure)) {
+      if (error instanceof MediaInputError) {
+        // The detail names no URL query and no token; the client sees the errorCode only.
+        this.logger?.warn(
+          { taskId: task.taskId, model: task.model, errorCode: error.errorCode, detail: error.detail },
+          'an image of the conversation could not be used',
+        );
+      } else if (!(error instanceof ProviderFailure)) {
         this.logger?.error({ taskId: task.taskId, model: task.model, err: error }, 'text generation broke');
       }
       await this.report(task, cause, ExecutionEventType.failed, {
         taskId: task.taskId,
-        errorCode: error instanceof ProviderFailure ? error.errorCode : 'internal_error',
+        errorCode:
+          error instanceof ProviderFailure || error instanceof MediaInputError
+            ? error.errorCode
+            : 'internal_error',
         finishedAt: this.clock.now().toISOString(),
         ...start,
       });
@@ -117,6 +163,20 @@ export class RunChatUseCase implements ChatExecutionPort {
   ): Promise<void> {
     return reportExecution(this.bus, task, cause, type, payload, this.clock.now());
   }
+}
+
+/** A request not started early: `run` calls the model itself. */
+class NotStarted implements EarlyChat {
+  constructor(readonly model: string) {}
+  abort(): void {}
+}
+
+function hasServiceImage(request: ChatRequest): boolean {
+  return request.messages.some(
+    (m) =>
+      Array.isArray(m.content) &&
+      m.content.some((p) => p.type === 'image_url' && p.image_url.url.startsWith('service://')),
+  );
 }
 
 /**
@@ -171,13 +231,15 @@ export function answerOf(events: readonly ChatEvent[]): { text: ExecutionText; u
   let reasoning = '';
   let finishReason: ExecutionText['finishReason'] = 'stop';
   const calls = new Map<number, { id: string; name: string; arguments: string }>();
+  const thinking = new ThinkingBlocks();
   let usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
   for (const event of events) {
+    thinking.add(event);
     if (event.type === 'text') content += event.delta;
     else if (event.type === 'reasoning') reasoning += event.delta;
     else if (event.type === 'finish') finishReason = event.reason;
     else if (event.type === 'usage') usage = event;
-    else {
+    else if (event.type === 'tool_call') {
       const call = calls.get(event.index) ?? { id: '', name: '', arguments: '' };
       if (event.id) call.id = event.id;
       if (event.name) call.name = event.name;
@@ -190,6 +252,7 @@ export function answerOf(events: readonly ChatEvent[]): { text: ExecutionText; u
     text: {
       content,
       ...(reasoning ? { reasoning } : {}),
+      ...(thinking.blocks.length ? { thinkingBlocks: thinking.blocks } : {}),
       ...(toolCalls.length ? { toolCalls } : {}),
       finishReason,
     },

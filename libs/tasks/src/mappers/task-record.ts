@@ -1,4 +1,4 @@
-import type { ExecutionAsset } from '@gen/contracts';
+import type { ExecutionAsset, ExecutionText } from '@gen/contracts';
 import { formatUsd, taskErrorMessage, type Language } from '@gen/core';
 import type { ObjectStorage } from '@gen/storage';
 import { isTerminal } from '../domain/task-state';
@@ -31,6 +31,8 @@ export interface TextOutputView {
     readonly role: 'assistant';
     readonly content: string | null;
     readonly reasoning_content?: string;
+    /** Signed reasoning blocks (Anthropic): sent back unchanged in the next turn's assistant message. */
+    readonly thinking_blocks?: NonNullable<ExecutionText['thinkingBlocks']>;
     readonly tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
   };
   readonly usage: {
@@ -54,6 +56,7 @@ export function textOutputOf(task: TaskRow): Partial<TextOutputView> {
       role: 'assistant',
       content: calls.length > 0 && answer.content === '' ? null : answer.content,
       ...(answer.reasoning ? { reasoning_content: answer.reasoning } : {}),
+      ...(answer.thinkingBlocks?.length ? { thinking_blocks: answer.thinkingBlocks } : {}),
       ...(calls.length
         ? {
             tool_calls: calls.map((c) => ({

@@ -1,24 +1,43 @@
-import type { ChatMessage, ChatRequest, ChatToolChoice } from '@gen/contracts';
+import type { ChatMessage, ChatRequest } from '@gen/contracts';
+import { contentText as textOf } from '../chat/request-parts';
+
+const contentText = (content: unknown): string => textOf(content as ChatMessage['content']);
 
 type Json = Record<string, unknown>;
 
-/** The text of a message's content: a string, or its text parts joined (image parts carry no text). */
-export function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter((part): part is { type: 'text'; text: string } => (part as Json)?.['type'] === 'text')
-    .map((part) => part.text)
-    .join('');
+/**
+ * The echo model's own view of a request: what its tokenizer counts and its answer is built from (text of each
+ * message, tool calls, tools). Kept as it was when it was every adapter's request, so that the offline model's
+ * token counts, and so its prices, do not change.
+ */
+export type EchoMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content?: string | null; toolCalls?: EchoToolCall[] }
+  | { role: 'tool'; toolCallId: string; name?: string; content: string };
+
+export interface EchoToolCall {
+  id: string;
+  name: string;
+  arguments: string;
 }
 
-/**
- * The adapters' canonical chat request from the input of a text task (validated against the model's
- * `inputSchema`, defaults applied: see the catalog's chatInputSchema). `developer` messages are system messages.
- */
-export function chatRequestOf(input: Readonly<Json>, stream: boolean): ChatRequest {
-  const messages = (input['messages'] as Json[]).map(chatMessageOf);
-  const request: ChatRequest = { messages, stream };
+export type EchoToolChoice = 'auto' | 'none' | 'required' | { name: string };
+
+export interface EchoRequest {
+  messages: EchoMessage[];
+  tools?: { name: string; description?: string; parameters: Json }[];
+  toolChoice?: EchoToolChoice;
+  maxTokens?: number;
+  stop?: string[];
+  reasoningEffort?: string;
+}
+
+/** The echo view of a canonical request. `developer` messages are system messages. */
+export function echoRequestOf(canonical: ChatRequest): EchoRequest {
+  const input = canonical as unknown as Readonly<Json>;
+  const messages = (input['messages'] as Json[]).map(echoMessageOf);
+  const request: EchoRequest = { messages };
   const tools = input['tools'] as
     { function: { name: string; description?: string; parameters?: Json } }[] | undefined;
   if (tools?.length) {
@@ -32,12 +51,10 @@ export function chatRequestOf(input: Readonly<Json>, stream: boolean): ChatReque
   if (choice !== undefined) {
     request.toolChoice =
       typeof choice === 'string'
-        ? (choice as Exclude<ChatToolChoice, { name: string }>)
+        ? (choice as Exclude<EchoToolChoice, { name: string }>)
         : { name: ((choice as Json)['function'] as { name: string }).name };
   }
   if (typeof input['max_tokens'] === 'number') request.maxTokens = input['max_tokens'];
-  if (typeof input['temperature'] === 'number') request.temperature = input['temperature'];
-  if (typeof input['top_p'] === 'number') request.topP = input['top_p'];
   const stop = input['stop'];
   if (typeof stop === 'string') request.stop = [stop];
   else if (Array.isArray(stop) && stop.length) request.stop = stop as string[];
@@ -45,7 +62,7 @@ export function chatRequestOf(input: Readonly<Json>, stream: boolean): ChatReque
   return request;
 }
 
-function chatMessageOf(message: Json): ChatMessage {
+function echoMessageOf(message: Json): EchoMessage {
   const text = contentText(message['content']);
   switch (message['role']) {
     case 'system':
