@@ -7,6 +7,7 @@ import {
   CONSOLE_SESSION_VERIFIER_CONTRACT,
   FILES_CONTRACT,
   HOLDS_CONTRACT,
+  MEDIA_INPUTS_CONTRACT,
 } from '@gen/transport';
 import { TasksAppModule } from './app.module';
 
@@ -23,6 +24,8 @@ runService({
       CONSOLE_SESSION_VERIFIER_CONTRACT,
       HOLDS_CONTRACT,
       FILES_CONTRACT,
+      // The images of a conversation streamed from here that an upstream needs as bytes.
+      MEDIA_INPUTS_CONTRACT,
       CATALOG_DOCUMENT_CONTRACT,
     ],
   },

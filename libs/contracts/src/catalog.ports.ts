@@ -33,6 +33,8 @@ export interface ChatModelView {
     readonly toolChoice?: readonly ('auto' | 'none' | 'required' | 'function')[];
     readonly images: boolean;
     readonly responseFormats: readonly ('text' | 'json_object' | 'json_schema')[];
+    /** Canonical fields the model's upstream has no name for (not sent; listed as ignored). */
+    readonly notSent: readonly string[];
   };
 }
 

@@ -9,6 +9,7 @@ export * from './task-events';
 export * from './event-map';
 export * from './catalog.ports';
 export * from './chat';
+export * from './chat-images';
 export * from './provider.ports';
 export * from './text-tasks.ports';
 export * from './files.ports';

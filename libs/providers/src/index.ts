@@ -33,4 +33,5 @@ export * from './media/replicate-output';
 export * from './media/replicate.adapter';
 export * from './chat/request-parts';
 export * from './chat/reasoning-budget';
+export * from './chat/fields-not-sent';
 export * from './offline/echo-chat';

@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import {
   BusinessCode,
+  chatImageUrlProblem,
+  chatImagesOf,
   type CatalogPort,
   type ChatModelView,
   type ExecutionUsage,
   type PreparedTask,
 } from '@gen/contracts';
 import { DomainError, formatUsd } from '@gen/core';
-import { isOfflineMediaModel, offlineUsageBound } from '@gen/providers';
+import { chatFieldsNotSent, isOfflineMediaModel, offlineUsageBound } from '@gen/providers';
 import { CatalogService } from '../persistence/catalog.service';
 import { groupPricesE9 } from '../domain/pricing';
 import { chargeOfUsageE9 } from '../domain/usage-charge';
@@ -44,6 +46,16 @@ export class TaskPricingService implements CatalogPort {
     if (!this.catalog.isAvailable(model)) {
       throw new DomainError(BusinessCode.Unavailable, 'model.unavailable', { model: model.id });
     }
+    const images = model.modality === 'text' ? chatImagesOf(validated.input) : [];
+    for (const image of images) {
+      const reason = chatImageUrlProblem(image.url);
+      if (reason) {
+        throw new DomainError(BusinessCode.InvalidRequest, 'input.image_url_invalid', {
+          field: `input.${image.path}`,
+          reason,
+        });
+      }
+    }
     const bound =
       model.modality === 'text'
         ? textUsageBound(validated.input)
@@ -57,7 +69,13 @@ export class TaskPricingService implements CatalogPort {
       input: validated.input,
       fingerprint: validated.fingerprint,
       estimate: formatUsd(estimate),
-      mediaInputs: mediaInputsOf(model.mediaFields, validated.input),
+      mediaInputs: [
+        ...mediaInputsOf(model.mediaFields, validated.input),
+        // A conversation's images of the caller's own files are checked like media fields.
+        ...images.flatMap(({ path, url }) =>
+          url.startsWith('service://') ? [{ field: path, kind: 'image' as const, value: url }] : [],
+        ),
+      ],
     };
   }
 
@@ -72,7 +90,14 @@ export class TaskPricingService implements CatalogPort {
     return {
       id: model.id,
       modality: model.modality,
-      ...(model.text ? { text: model.text as ChatModelView['text'] } : {}),
+      ...(model.text
+        ? {
+            text: {
+              ...(model.text as Omit<NonNullable<ChatModelView['text']>, 'notSent'>),
+              notSent: chatFieldsNotSent([model.binding, ...model.fallbacks].map((b) => b.adapter)),
+            },
+          }
+        : {}),
     };
   }
 

@@ -1,3 +1,4 @@
+import { chatImageUrlProblem } from '@gen/contracts';
 import { type MappedRequest, ProtocolError, type TextInput } from '../canonical/text-input';
 import { type ModelLimits, REASONING_LEVEL_ORDER, SAMPLING_FIELDS } from './model-limits';
 
@@ -19,7 +20,10 @@ const ALL_TOOL_CHOICES = ['auto', 'none', 'required', 'function'] as const;
  * - Rule 3 and 7 first (400 `unsupported_parameter`): tools, `tool_choice`, `parallel_tool_calls` or a message's
  *   `tool_calls` / `tool_call_id` on a model without tools; a `tool_choice` form the model does not accept (a
  *   named function on an auto/none-only model); `response_format` on a model listing none, or of a type it does
- *   not list; an `image_url` part on a model without images (param `<messages>.<i>.content.<j>`).
+ *   not list; an `image_url` part on a model without images (param `<messages>.<i>.content.<j>`). On a model
+ *   with images, an image URL the service does not take (`chatImageUrlProblem`: not a supported `data:` image of
+ *   at most 10 MiB, not https on port 443 without user info, not a `service://files/` URI) is 400
+ *   `invalid_request` at the same param, before any hold.
  * - Rule 1, dropped and listed in `ignored`: a sampling field the model does not list, an empty `stop` (`""` or
  *   `[]`), `stop` on a model without stop sequences, `reasoning_effort` on a model without levels, and
  *   `reasoning.enabled: false` (canonical `none`) on a model without a `none` level: rule 8 turns it into `none`
@@ -31,6 +35,8 @@ const ALL_TOOL_CHOICES = ['auto', 'none', 'required', 'function'] as const;
  *   model lacks becomes the nearest level it offers in `REASONING_LEVEL_ORDER`, the lower one on a tie
  *   (`reasoning_effort=high`). A level outside that order, or a value of the wrong type, is left as it is for the
  *   schema validation that follows (rule 5) to refuse.
+ * - Last, a field the model accepts but its upstream has no name for (`notSent`: `top_a` on an Anthropic model,
+ *   `parallel_tool_calls` on Gemini) is dropped and listed in `ignored`: it would not reach the model.
  */
 export function applyFieldRules(mapped: MappedRequest, model: ModelLimits): FieldRulesOutcome {
   const input = structuredClone(mapped.input);
@@ -85,6 +91,13 @@ export function applyFieldRules(mapped: MappedRequest, model: ModelLimits): Fiel
         adjusted.push(`${name('reasoning_effort')}=${level}`);
       }
     }
+  }
+
+  for (const field of model.notSent ?? []) {
+    const key = field as keyof TextInput;
+    if (input[key] === undefined || ignored.includes(name(key))) continue;
+    delete input[key];
+    ignored.push(name(key));
   }
   return { input, ignored, adjusted };
 }
@@ -150,10 +163,21 @@ function refuseUnsupported(
       if (message.tool_calls !== undefined) throw parameter(`${messages}.${i}.tool_calls`);
       if (message.tool_call_id !== undefined) throw parameter(`${messages}.${i}.tool_call_id`);
     }
-    if (model.images || !Array.isArray(message.content)) return;
+    if (!Array.isArray(message.content)) return;
     message.content.forEach((part, j) => {
       if (part.type !== 'image_url') return;
       const param = `${messages}.${i}.content.${j}`;
+      if (model.images) {
+        const reason = chatImageUrlProblem(part.image_url.url);
+        if (reason === null) return;
+        throw new ProtocolError(
+          400,
+          'invalid_request',
+          'input.image_url_invalid',
+          { field: param, reason },
+          param,
+        );
+      }
       throw new ProtocolError(
         400,
         'unsupported_parameter',

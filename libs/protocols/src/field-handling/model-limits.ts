@@ -32,4 +32,6 @@ export interface ModelLimits {
   readonly toolChoice?: readonly ('auto' | 'none' | 'required' | 'function')[];
   readonly images: boolean;
   readonly responseFormats: readonly ('text' | 'json_object' | 'json_schema')[];
+  /** Canonical fields the model's upstream has no name for: dropped and listed as ignored (absent: none). */
+  readonly notSent?: readonly string[];
 }

@@ -77,6 +77,8 @@ export const de: MessageCatalog = {
     'Das Feld {field} muss die service://-URI einer hochgeladenen Datei (service://files/fil_...) oder eine https://-URL sein.',
   'input.media_not_found':
     'Das Feld {field} nennt keine bereite Datei dieses Kontos. Laden Sie die Datei hoch, bestätigen Sie sie (commit) und verwenden Sie die uri aus der Antwort.',
+  'input.image_url_invalid':
+    'Das Bild unter {field} kann nicht verwendet werden ({reason}). Senden Sie eine data:-URL eines PNG-, JPEG-, WebP- oder GIF-Bildes von höchstens 10 MiB (base64), eine https-URL auf Port 443 ohne Benutzerangaben mit höchstens 2048 Zeichen oder die service://-URI eines hochgeladenen Bildes dieses Kontos.',
   'input.media_wrong_kind':
     'Das Feld {field} nimmt Dateien der Art {kind}; die genannte Datei ist {contentType}.',
   'balance.insufficient': 'Unzureichendes Guthaben: Die verfügbaren Mittel decken diese Anfrage nicht.',

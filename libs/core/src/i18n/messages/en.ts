@@ -73,6 +73,8 @@ export const en = {
     'The field {field} must be the service:// URI of an uploaded file (service://files/fil_...) or an https:// URL.',
   'input.media_not_found':
     'The field {field} does not name a ready file of this account. Upload and commit the file, then use the uri the commit answered.',
+  'input.image_url_invalid':
+    'The image at {field} cannot be used ({reason}). Send a data: URL of a PNG, JPEG, WebP or GIF image of at most 10 MiB (base64), an https URL on port 443 without user info of at most 2048 characters, or the service:// URI of an uploaded image of this account.',
   'input.media_wrong_kind': 'The field {field} takes {kind} files; the file it names is {contentType}.',
   'balance.insufficient': 'Insufficient balance: the funds available do not cover this request.',
   'spend_cap.reached': "This API key's daily spend cap does not cover this request.",

@@ -75,6 +75,8 @@ export const es: MessageCatalog = {
     'El campo {field} debe ser la URI service:// de un archivo subido (service://files/fil_...) o una URL https://.',
   'input.media_not_found':
     'El campo {field} no nombra un archivo listo de esta cuenta. Suba y confirme (commit) el archivo y use la uri que devolvió la confirmación.',
+  'input.image_url_invalid':
+    'La imagen en {field} no se puede usar ({reason}). Envíe una URL data: de una imagen PNG, JPEG, WebP o GIF de 10 MiB como máximo (base64), una URL https en el puerto 443 sin datos de usuario de 2048 caracteres como máximo, o la URI service:// de una imagen subida de esta cuenta.',
   'input.media_wrong_kind':
     'El campo {field} admite archivos de tipo {kind}; el archivo indicado es {contentType}.',
   'balance.insufficient': 'Saldo insuficiente: los fondos disponibles no cubren esta solicitud.',

@@ -76,6 +76,8 @@ export const fr: MessageCatalog = {
     "Le champ {field} doit être l'URI service:// d'un fichier envoyé (service://files/fil_...) ou une URL https://.",
   'input.media_not_found':
     "Le champ {field} ne désigne aucun fichier prêt de ce compte. Envoyez et validez (commit) le fichier, puis utilisez l'uri renvoyée par la validation.",
+  'input.image_url_invalid':
+    "L'image en {field} ne peut pas être utilisée ({reason}). Envoyez une URL data: d'une image PNG, JPEG, WebP ou GIF de 10 Mio au plus (base64), une URL https sur le port 443 sans identifiants d'au plus 2048 caractères, ou l'URI service:// d'une image envoyée par ce compte.",
   'input.media_wrong_kind':
     'Le champ {field} accepte les fichiers de type {kind} ; le fichier désigné est {contentType}.',
   'balance.insufficient': 'Solde insuffisant : les fonds disponibles ne couvrent pas cette requête.',

@@ -75,6 +75,8 @@ export const ja: MessageCatalog = {
     'フィールド {field} には、アップロード済みファイルの service:// URI（service://files/fil_...）または https:// URL を指定してください。',
   'input.media_not_found':
     'フィールド {field} は、このアカウントの準備済みファイルを指していません。ファイルをアップロードしてコミットし、コミットで返された uri を使用してください。',
+  'input.image_url_invalid':
+    '{field} の画像は使用できません（{reason}）。10 MiB 以下の PNG・JPEG・WebP・GIF 画像の data: URL（base64）、ユーザー情報を含まないポート 443 の 2048 文字以下の https URL、またはこのアカウントでアップロードした画像の service:// URI を送信してください。',
   'input.media_wrong_kind':
     'フィールド {field} は {kind} ファイルを受け付けますが、指定されたファイルは {contentType} です。',
   'balance.insufficient': '残高不足です。利用可能な資金ではこのリクエストを賄えません。',

@@ -75,6 +75,8 @@ export const ko: MessageCatalog = {
     '{field} 필드는 업로드한 파일의 service:// URI(service://files/fil_...) 또는 https:// URL이어야 합니다.',
   'input.media_not_found':
     '{field} 필드가 이 계정의 준비된 파일을 가리키지 않습니다. 파일을 업로드하고 커밋한 뒤 커밋 응답의 uri를 사용하세요.',
+  'input.image_url_invalid':
+    '{field}의 이미지를 사용할 수 없습니다({reason}). 10 MiB 이하 PNG, JPEG, WebP, GIF 이미지의 data: URL(base64), 사용자 정보가 없는 포트 443의 2048자 이하 https URL, 또는 이 계정이 업로드한 이미지의 service:// URI를 보내세요.',
   'input.media_wrong_kind': '{field} 필드는 {kind} 파일을 받지만, 지정한 파일은 {contentType}입니다.',
   'balance.insufficient': '잔액이 부족합니다. 사용 가능한 자금으로 이 요청을 처리할 수 없습니다.',
   'spend_cap.reached': '이 API 키의 일일 지출 한도로는 이 요청을 처리할 수 없습니다.',

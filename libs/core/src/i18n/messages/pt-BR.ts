@@ -73,6 +73,8 @@ export const ptBR: MessageCatalog = {
     'O campo {field} deve ser a URI service:// de um arquivo enviado (service://files/fil_...) ou uma URL https://.',
   'input.media_not_found':
     'O campo {field} não indica um arquivo pronto desta conta. Envie e confirme (commit) o arquivo e use a uri retornada pela confirmação.',
+  'input.image_url_invalid':
+    'A imagem em {field} não pode ser usada ({reason}). Envie uma URL data: de uma imagem PNG, JPEG, WebP ou GIF de no máximo 10 MiB (base64), uma URL https na porta 443 sem dados de usuário de no máximo 2048 caracteres, ou a URI service:// de uma imagem enviada por esta conta.',
   'input.media_wrong_kind':
     'O campo {field} aceita arquivos do tipo {kind}; o arquivo indicado é {contentType}.',
   'balance.insufficient': 'Saldo insuficiente: os fundos disponíveis não cobrem esta solicitação.',

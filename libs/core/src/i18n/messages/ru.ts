@@ -75,6 +75,8 @@ export const ru: MessageCatalog = {
     'Поле {field} должно содержать URI service:// загруженного файла (service://files/fil_...) или URL https://.',
   'input.media_not_found':
     'Поле {field} не указывает на готовый файл этого аккаунта. Загрузите и подтвердите (commit) файл, затем используйте uri из ответа.',
+  'input.image_url_invalid':
+    'Изображение в {field} нельзя использовать ({reason}). Отправьте data:-URL изображения PNG, JPEG, WebP или GIF размером не более 10 МиБ (base64), https-URL на порту 443 без данных пользователя длиной не более 2048 символов или service://-URI изображения, загруженного этим аккаунтом.',
   'input.media_wrong_kind':
     'Поле {field} принимает файлы типа {kind}; указанный файл имеет тип {contentType}.',
   'balance.insufficient': 'Недостаточно средств: доступных средств не хватает для этого запроса.',

@@ -64,6 +64,8 @@ export const zhHant: MessageCatalog = {
     '欄位 {field} 必須是已上傳檔案的 service:// URI（service://files/fil_...）或 https:// URL。',
   'input.media_not_found':
     '欄位 {field} 並未指向此帳戶中已就緒的檔案。請上傳並提交（commit）檔案，再使用提交回應中的 uri。',
+  'input.image_url_invalid':
+    '{field} 的圖片無法使用（{reason}）。請傳送不超過 10 MiB 的 PNG、JPEG、WebP 或 GIF 圖片的 data: URL（base64）、連接埠 443 且不含使用者資訊、長度不超過 2048 字元的 https URL，或此帳戶已上傳圖片的 service:// URI。',
   'input.media_wrong_kind': '欄位 {field} 接受 {kind} 檔案；所指定的檔案為 {contentType}。',
   'balance.insufficient': '餘額不足：可用資金不足以支付此請求。',
   'spend_cap.reached': '此 API 金鑰的每日支出上限不足以支付此請求。',
