@@ -320,3 +320,58 @@ describe('applyFieldRules: rules 3 and 7, refusals with the client path', () => 
     expect(refusal(mapped({ temperature: 1, tools: [tool] }), BARE)).toEqual(parameter('tools'));
   });
 });
+
+describe('applyFieldRules: image URLs the service does not take, and fields the upstream cannot take', () => {
+  const image = (url: string): TextInput['messages'] => [
+    { role: 'user', content: [{ type: 'text', text: 'look' }] },
+    { role: 'user', content: [{ type: 'image_url', image_url: { url } }] },
+  ];
+
+  it.each([
+    ['file:///etc/passwd', 'scheme'],
+    ['gopher://127.0.0.1:6379/_x', 'scheme'],
+    ['http://169.254.169.254/latest/meta-data/', 'scheme'],
+    ['javascript:alert(1)', 'scheme'],
+    ['https://user@images.example/a.png', 'user_info'],
+    ['https://images.example:8443/a.png', 'port'],
+    ['data:image/svg+xml;base64,PHN2Zz4=', 'data_url_type'],
+  ])('refuses %s with 400 naming the part, before anything else', (url, reason) => {
+    expect(refusal(mapped({ messages: image(url), temperature: 9 }), FULL)).toEqual({
+      status: 400,
+      code: 'invalid_request',
+      param: 'messages.1.content.0',
+      messageId: 'input.image_url_invalid',
+      params: { field: 'messages.1.content.0', reason },
+    });
+  });
+
+  it('keeps an https image, a data: image and a service:// file as they are', () => {
+    for (const url of [
+      'https://images.example/a.png',
+      'data:image/png;base64,AAAA',
+      'service://files/fil_x',
+    ]) {
+      expect(applyFieldRules(mapped({ messages: image(url) }), FULL).input.messages).toEqual(image(url));
+    }
+  });
+
+  it("drops a field the model's upstream has no name for, and names it as ignored (client names)", () => {
+    const tool = { type: 'function' as const, function: { name: 'f', parameters: { type: 'object' } } };
+    const model: ModelLimits = {
+      ...FULL,
+      parameters: { ...FULL.parameters, presence_penalty: { minimum: -2, maximum: 2 } },
+      notSent: ['presence_penalty', 'parallel_tool_calls', 'min_p'],
+    };
+    const outcome = applyFieldRules(
+      mapped(
+        { presence_penalty: 1, parallel_tool_calls: false, temperature: 1, tools: [tool] },
+        { presence_penalty: 'generationConfig.presencePenalty' },
+      ),
+      model,
+    );
+    expect(outcome.input).not.toHaveProperty('presence_penalty');
+    expect(outcome.input).not.toHaveProperty('parallel_tool_calls');
+    expect(outcome.input.temperature).toBe(1);
+    expect(outcome.ignored).toEqual(['generationConfig.presencePenalty', 'parallel_tool_calls']);
+  });
+});

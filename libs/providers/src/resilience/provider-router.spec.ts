@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  MediaInputError,
   ProviderFailure,
   endpointKey,
   type MediaResult,
@@ -492,6 +493,63 @@ describe('ProviderRouter against real HTTP upstreams', () => {
         { type: 'finish', reason: 'stop' },
       ]);
       expect(chatFake.requests[0]!.headers.authorization).toBe('Bearer ck');
+    });
+
+    it("reads a caller's image once, before the attempts, and sends its bytes on each", async () => {
+      route('llm', 'text', chat(chatFake.baseUrl));
+      chatFake.reply({ status: 500, chunks: ['{"error":"x"}'] }, { chunks: GOOD_STREAM });
+      const reads: string[] = [];
+      const request = {
+        messages: [
+          {
+            role: 'user' as const,
+            content: [{ type: 'image_url' as const, image_url: { url: 'service://files/fil_1' } }],
+          },
+        ],
+      };
+      const { error } = await drain(
+        router.chat('llm', request, signal(), {
+          readImage: async (url) => {
+            reads.push(url);
+            return { bytes: Buffer.from('PNG!'), contentType: 'image/png' };
+          },
+        }),
+      );
+      expect(error).toBeUndefined();
+      expect(reads).toEqual(['service://files/fil_1']);
+      expect(chatFake.requests).toHaveLength(2);
+      for (const sent of chatFake.requests) {
+        expect((sent.body['messages'] as { content: unknown }[])[0]!.content).toEqual([
+          {
+            type: 'image_url',
+            image_url: { url: `data:image/png;base64,${Buffer.from('PNG!').toString('base64')}` },
+          },
+        ]);
+      }
+    });
+
+    it("an image that cannot be read fails as itself, before any request, and never trips the upstream's breaker", async () => {
+      route('llm', 'text', chat(chatFake.baseUrl, { breakerVolume: 1, maxAttempts: 1 }));
+      const request = {
+        messages: [
+          {
+            role: 'user' as const,
+            content: [{ type: 'image_url' as const, image_url: { url: 'service://files/fil_gone' } }],
+          },
+        ],
+      };
+      const failing = {
+        readImage: () => Promise.reject(new MediaInputError('input_unavailable', 'no such file')),
+      };
+      for (let i = 0; i < 3; i += 1) {
+        const { error } = await drain(router.chat('llm', request, signal(), failing));
+        expect(error).toBeInstanceOf(MediaInputError);
+        expect((error as MediaInputError).errorCode).toBe('input_unavailable');
+      }
+      expect(chatFake.requests).toHaveLength(0);
+      expect(circuits.opened).toEqual([]);
+      chatFake.reply({ chunks: GOOD_STREAM });
+      expect((await drain(router.chat('llm', REQUEST, signal()))).error).toBeUndefined();
     });
 
     it('retries a 500 and a drop that come before the first event', async () => {
