@@ -402,6 +402,8 @@ describe('docker/compose.yaml', () => {
         '/',
         '/unknown',
         '/v1beta/models/m:generateContent',
+        '/v1/models/local/echo/chat:generateContent',
+        '/v1/models/local/echo/chat:streamGenerateContent',
         '/api/v1/files/f_1/commit',
       ]);
       for (const { path } of INGRESS_ROUTES) {
@@ -409,6 +411,13 @@ describe('docker/compose.yaml', () => {
       }
       for (const path of samples)
         expect([path, appOf(nginxRoute(conf.locations, path)!)]).toEqual([path, ingressAppOf(path)]);
+    });
+
+    it("sends Google's methods under /v1/models/ to compat-protocols, and only the model list to the catalog", () => {
+      const where = (path: string) => appOf(nginxRoute(conf.locations, path)!);
+      for (const method of ['generateContent', 'streamGenerateContent'])
+        expect(where(`/v1/models/local/echo/chat:${method}`)).toBe('compat-protocols');
+      expect(where('/v1/models')).toBe('catalog');
     });
   });
 });

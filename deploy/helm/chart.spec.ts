@@ -3,6 +3,7 @@ import {
   FLEET_REPLICAS,
   INGRESS_DEFAULT_APP,
   INGRESS_ROUTES,
+  ingressAppOf,
   type FleetApp,
 } from '@gen/contracts';
 import { ConfigSchema, loadConfig } from '@gen/core';
@@ -249,6 +250,41 @@ describe('the Helm chart', () => {
           sort(INGRESS_ROUTES.map((r) => ({ ...r, port: 'http' }))),
         );
       }
+    });
+
+    it('sends every path where ingressAppOf does, by Kubernetes path matching', () => {
+      const paths = (of(manifests, 'Ingress')[0]!.spec as { rules: { http: { paths: IngressPath[] } }[] })
+        .rules[0]!.http.paths;
+      // Kubernetes: Exact is the whole path; Prefix is whole segments (`/v1` is `/v1` and `/v1/...`); the longest
+      // path wins, Exact before Prefix of the same length.
+      const appOfPath = (path: string): string | undefined => {
+        const matching = paths.filter((p) =>
+          p.pathType === 'Exact'
+            ? path === p.path
+            : p.path === '/' || path === p.path || path.startsWith(`${p.path}/`),
+        );
+        matching.sort(
+          (a, b) =>
+            b.path.length - a.path.length || Number(b.pathType === 'Exact') - Number(a.pathType === 'Exact'),
+        );
+        return matching[0] && appOfService(matching[0].backend.service.name);
+      };
+      const samples = new Set([
+        '/',
+        '/unknown',
+        '/v1beta/models/m:generateContent',
+        '/v1/models/local/echo/chat:generateContent',
+        '/v1/models/local/echo/chat:streamGenerateContent',
+        '/api/v1/files/f_1/commit',
+      ]);
+      for (const { path } of INGRESS_ROUTES) {
+        for (const p of [path, `${path}/`, `${path}/x`, `${path}x`, path.slice(0, -1) || '/']) samples.add(p);
+      }
+      for (const path of samples) expect([path, appOfPath(path)]).toEqual([path, ingressAppOf(path)]);
+      // Google's methods under /v1/models/ (what @google/genai 3.x calls) reach compat-protocols; only the model
+      // list itself is the catalog's.
+      expect(appOfPath('/v1/models/local/echo/chat:generateContent')).toBe('compat-protocols');
+      expect(appOfPath('/v1/models')).toBe('catalog');
     });
 
     it('serves /metrics on a pod port of its own, which no Service and so no Ingress path reaches', () => {

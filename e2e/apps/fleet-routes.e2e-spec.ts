@@ -139,9 +139,10 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
   });
 
   const billing = (): AppProcess => others.get('billing')!;
-  const get = (app: AppProcess, path: string, headers: Record<string, string> = {}) =>
+  // An app's own port, or the ingress in front of them all.
+  const get = (app: { baseUrl: string }, path: string, headers: Record<string, string> = {}) =>
     fetch(`${app.baseUrl}${path}`, { headers });
-  const post = (app: AppProcess, path: string, headers: Record<string, string>, body: unknown) =>
+  const post = (app: { baseUrl: string }, path: string, headers: Record<string, string>, body: unknown) =>
     fetch(`${app.baseUrl}${path}`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
@@ -297,6 +298,35 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
       });
     });
 
+    it("through the ingress, Google's methods under /v1/models/ reach compat-protocols, the model list the catalog", async () => {
+      // Where @google/genai 3.x calls by default (no apiVersion): /v1, not /v1beta.
+      const google = { 'x-goog-api-key': apiKey };
+      const contents = { contents: [{ role: 'user', parts: [{ text: 'hello over v1' }] }] };
+      const whole = await post(ingress, '/v1/models/local/echo/chat:generateContent', google, contents);
+      expect(whole.status).toBe(200);
+      expect(whole.headers.get('x-service-task-id')).toMatch(/^job_/);
+      expect(await whole.json()).toMatchObject({
+        candidates: [{ content: { role: 'model', parts: [{ text: 'Echo: hello over v1' }] } }],
+      });
+      const sse = await post(
+        ingress,
+        '/v1/models/local/echo/chat:streamGenerateContent?alt=sse',
+        google,
+        contents,
+      );
+      expect([sse.status, sse.headers.get('content-type')]).toEqual([
+        200,
+        'text/event-stream; charset=utf-8',
+      ]);
+      expect(await sse.text()).toContain('Echo: ');
+      const unknown = await post(ingress, '/v1/models/nobody/none/chat:generateContent', google, contents);
+      expect(unknown.status).toBe(404);
+      expect(await unknown.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
+      const list = await get(ingress, '/v1/models', { authorization: `Bearer ${apiKey}` });
+      expect(list.status).toBe(200);
+      expect(await list.json()).toMatchObject({ object: 'list' });
+    });
+
     it("a bad or missing key is refused in each protocol's error shape, before any task", async () => {
       const bad = `${apiKey.slice(0, -4)}xxxx`;
       const openAi = await post(
@@ -379,6 +409,8 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
       expect(paths.filter((p) => /^\/v1/.test(p)).sort()).toEqual([
         '/v1/chat/completions',
         '/v1/messages',
+        '/v1/models/{model}:generateContent',
+        '/v1/models/{model}:streamGenerateContent',
         '/v1/responses',
         '/v1/videos',
         '/v1/videos/{id}',

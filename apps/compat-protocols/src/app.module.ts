@@ -8,12 +8,13 @@ import { TextStreamsModule } from '@gen/tasks';
 
 /**
  * The compat-protocols service on its own (distributed mode): the compatibility family (`/v1/chat/completions`,
- * `/v1/responses`, `/v1/messages`, `/v1beta/models/{model}:(stream)generateContent`, `/v1/videos/*`), so that
- * long-lived text streams scale apart from the other apps (docs/architecture.md, "Which app serves which
- * routes"). A text stream runs here, where the client is (CHAT_EXECUTION through the provider port), and
- * reports on `task.execution`; the tasks app accepts it (TEXT_TASK_INTAKE: validation, quote, Idempotency-Key,
- * the hold in billing, the task row) and the `/v1/videos` tasks (COMPAT_TASKS), over the service transport, as
- * the gateway checks the API keys (main.ts). It owns no table: the catalog comes from the catalog app at start.
+ * `/v1/responses`, `/v1/messages`, `/v1beta/models/{model}:(stream)generateContent` and the same under
+ * `/v1/models/`, `/v1/videos/*`), so that long-lived text streams scale apart from the other apps
+ * (docs/architecture.md, "Which app serves which routes"). A text stream runs here, where the client is
+ * (CHAT_EXECUTION through the provider port), and reports on `task.execution`; the tasks app accepts it
+ * (TEXT_TASK_INTAKE: validation, quote, Idempotency-Key, the hold in billing, the task row) and the `/v1/videos`
+ * tasks (COMPAT_TASKS), over the service transport, as the gateway checks the API keys (main.ts). It owns no
+ * table: the catalog comes from the catalog app at start.
  */
 @Module({})
 export class CompatProtocolsAppModule {

@@ -82,6 +82,155 @@ describe('the compatibility endpoints over raw HTTP', () => {
     expect(text.join('')).toBe('Echo: array please');
   });
 
+  describe('generate content under /v1/models/ (where @google/genai 3.x calls it by default)', () => {
+    const contents = (text: string) => ({ contents: [{ role: 'user', parts: [{ text }] }] });
+    const googleKey = () => ({ 'x-goog-api-key': auth['authorization']!.slice(7) });
+
+    it('answers as under /v1beta: whole, the JSON-array stream, SSE with alt=sse, X-Service-Task-Id', async () => {
+      const whole = await call('POST', '/v1/models/local/echo/chat:generateContent', {
+        headers: googleKey(),
+        body: contents('v1 whole'),
+      });
+      expect(whole.status).toBe(200);
+      expect(whole.headers.get('x-service-task-id')).toMatch(/^job_/);
+      expect(whole.json).toMatchObject({
+        candidates: [
+          { content: { role: 'model', parts: [{ text: 'Echo: v1 whole' }] }, finishReason: 'STOP' },
+        ],
+        modelVersion: 'local/echo/chat',
+        responseId: whole.headers.get('x-request-id'),
+      });
+      // The model id may also come with its slashes encoded, as under /v1beta.
+      const array = await call('POST', '/v1/models/local%2Fecho%2Fchat:streamGenerateContent', {
+        headers: auth,
+        body: contents('v1 array'),
+      });
+      expect([array.status, array.headers.get('content-type')]).toEqual([
+        200,
+        'application/json; charset=utf-8',
+      ]);
+      expect(array.headers.get('x-service-task-id')).toMatch(/^job_/);
+      const chunks = JSON.parse(array.text) as {
+        candidates?: { content: { parts: { text?: string }[] } }[];
+      }[];
+      const text = chunks
+        .flatMap((c) => c.candidates ?? [])
+        .flatMap((c) => c.content.parts.map((p) => p.text));
+      expect(text.join('')).toBe('Echo: v1 array');
+      expect(chunks.at(-1)).toMatchObject({ usageMetadata: { candidatesTokenCount: expect.any(Number) } });
+      const sse = await call('POST', '/v1/models/local/echo/chat:streamGenerateContent?alt=sse', {
+        headers: googleKey(),
+        body: contents('v1 sse'),
+      });
+      expect([sse.status, sse.headers.get('content-type')]).toEqual([
+        200,
+        'text/event-stream; charset=utf-8',
+      ]);
+      expect(sse.headers.get('x-service-task-id')).toMatch(/^job_/);
+      const events = sse.text
+        .split('\n\n')
+        .filter((b) => b.startsWith('data: '))
+        .map((b) => JSON.parse(b.slice(6)) as (typeof chunks)[number]);
+      const streamed = events
+        .flatMap((e) => e.candidates ?? [])
+        .flatMap((c) => c.content.parts.map((p) => p.text ?? ''));
+      expect(streamed.join('')).toBe('Echo: v1 sse');
+    });
+
+    it("every refusal is in Google's shape: 404 unknown model, 400 bad body, 401 no key, 402, 404 unknown path", async () => {
+      const google = (reply: Reply, code: number, status: string) => {
+        expect({ status: reply.status, body: reply.json }).toEqual({
+          status: code,
+          body: { error: expect.objectContaining({ code, status, message: expect.any(String) }) },
+        });
+        expect(reply.headers.get('x-service-task-id')).toBeNull();
+      };
+      const unknown = await call('POST', '/v1/models/nobody/none/chat:generateContent', {
+        headers: googleKey(),
+        body: contents('x'),
+      });
+      google(unknown, 404, 'NOT_FOUND');
+      expect((unknown.json['error'] as Json)['message']).toContain('local/echo/chat');
+      google(
+        await call('POST', '/v1/models/local/echo/chat:generateContent', { headers: googleKey(), body: {} }),
+        400,
+        'INVALID_ARGUMENT',
+      );
+      google(
+        await call('POST', '/v1/models/local/echo/chat:streamGenerateContent', {
+          headers: { ...googleKey(), 'content-type': 'application/json' },
+          rawBody: '{"contents": [',
+        }),
+        400,
+        'INVALID_ARGUMENT',
+      );
+      google(
+        await call('POST', '/v1/models/local/echo/chat:generateContent', { body: contents('x') }),
+        401,
+        'UNAUTHENTICATED',
+      );
+      google(
+        await call('POST', '/v1/models/local/echo/chat:streamGenerateContent?alt=sse', {
+          headers: { 'x-goog-api-key': 'gts_wrong' },
+          body: contents('x'),
+        }),
+        401,
+        'UNAUTHENTICATED',
+      );
+      const key = auth['authorization']!.slice(7);
+      google(
+        await call('POST', `/v1/models/local/echo/chat:generateContent?key=${key}`, { body: contents('x') }),
+        401,
+        'UNAUTHENTICATED',
+      );
+      const poor = await customer('0');
+      google(
+        await call('POST', '/v1/models/local/echo/chat:generateContent', {
+          headers: poor,
+          body: contents('x'),
+        }),
+        402,
+        'FAILED_PRECONDITION',
+      );
+      // A GET of a generate-content path is no route: 404, in Google's shape like any error on that path.
+      google(
+        await app.call('GET', '/v1/models/local/echo/chat:generateContent', { headers: googleKey() }),
+        404,
+        'NOT_FOUND',
+      );
+    });
+
+    it("the rest of /v1/models stays OpenAI's: the model list, and 404s in OpenAI's shape", async () => {
+      const list = await call('GET', '/v1/models', { headers: auth });
+      expect(list.status).toBe(200);
+      expect(list.json['object']).toBe('list');
+      expect(list.json['data']).toEqual(
+        expect.arrayContaining([expect.objectContaining({ id: 'local/echo/chat', object: 'model' })]),
+      );
+      const text = await call('GET', '/v1/models?modality=text', { headers: auth });
+      expect((text.json['data'] as Json[]).every((m) => m['modality'] === 'text')).toBe(true);
+      expect((await call('GET', '/v1/models', {})).json).toMatchObject({
+        error: { type: 'authentication_error' },
+      });
+      // No route serves one model under /v1/models (before this change neither): OpenAI's 404.
+      for (const [method, path] of [
+        ['GET', '/v1/models/local/echo/chat'],
+        ['POST', '/v1/models/local/echo/chat'],
+        ['POST', '/v1/models/local/echo/chat:embedContent'],
+      ] as const) {
+        const reply = await app.call(method, path, {
+          headers: auth,
+          body: method === 'POST' ? {} : undefined,
+        });
+        expect({ path, status: reply.status, error: reply.json['error'] }).toEqual({
+          path,
+          status: 404,
+          error: expect.objectContaining({ type: 'not_found_error', code: 'not_found' }),
+        });
+      }
+    });
+  });
+
   it('402 in each protocol before any byte when the balance cannot cover the hold; nothing is held', async () => {
     const poor = await customer('0');
     const chat = await call('POST', '/v1/chat/completions', {

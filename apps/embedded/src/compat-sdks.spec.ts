@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { GoogleGenAI } from '@google/genai';
+import { ApiError, GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { startEmbedded, type Embedded, type Reply } from './testing/embedded-harness';
 
@@ -212,6 +212,71 @@ describe('the compatibility endpoints through the official SDKs', () => {
       text += chunk.text ?? '';
     }
     expect(text).toBe('Echo: stream gemini');
+  });
+
+  it('google generateContent as the SDK calls it by default, on /v1/models/...: whole and streamed, usage, task settled', async () => {
+    // No apiVersion: @google/genai 3.x then calls /v1 (GOOGLE_AI_API_DEFAULT_VERSION), not /v1beta. The fetch
+    // is the global one (Jest's sandbox hides the dispatcher the SDK looks up), recording where each call went.
+    const paths: string[] = [];
+    const client = new GoogleGenAI({
+      apiKey,
+      httpOptions: {
+        baseUrl: app.baseUrl,
+        fetch: (input: string | URL | Request, init?: RequestInit) => {
+          const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input : input.url);
+          paths.push(`${url.pathname}${url.search}`);
+          return globalThis.fetch(input, init);
+        },
+      } as never,
+    });
+    const whole = await client.models.generateContent({ model: 'local/echo/chat', contents: 'hi gemini v1' });
+    expect(paths).toEqual(['/v1/models/local/echo/chat:generateContent']);
+    expect(whole.text).toBe('Echo: hi gemini v1');
+    expect(whole.candidates?.[0]?.finishReason).toBe('STOP');
+    const usage = whole.usageMetadata!;
+    expect(usage.candidatesTokenCount).toBeGreaterThan(0);
+    expect(usage.totalTokenCount).toBe(usage.promptTokenCount! + usage.candidatesTokenCount!);
+    const wholeTask = await settled(whole.sdkHttpResponse!.headers!['x-service-task-id']!);
+    expect(wholeTask).toMatchObject({ state: 'succeeded', output: { text: 'Echo: hi gemini v1' } });
+    expect((wholeTask['output'] as { usage: Json }).usage).toMatchObject({
+      prompt_tokens: usage.promptTokenCount,
+      completion_tokens: usage.candidatesTokenCount,
+    });
+    expect(Number(wholeTask['cost'])).toBeGreaterThan(0);
+
+    let text = '';
+    let last: Awaited<ReturnType<typeof client.models.generateContent>> | undefined;
+    for await (const chunk of await client.models.generateContentStream({
+      model: 'local/echo/chat',
+      contents: 'stream gemini v1',
+    })) {
+      text += chunk.text ?? '';
+      last = chunk;
+    }
+    expect(paths.at(-1)).toBe('/v1/models/local/echo/chat:streamGenerateContent?alt=sse');
+    expect(text).toBe('Echo: stream gemini v1');
+    expect(last?.candidates?.[0]?.finishReason).toBe('STOP');
+    const streamedUsage = last!.usageMetadata!;
+    const streamedTask = await settled(last!.sdkHttpResponse!.headers!['x-service-task-id']!);
+    expect(streamedTask).toMatchObject({ state: 'succeeded', output: { text: 'Echo: stream gemini v1' } });
+    expect((streamedTask['output'] as { usage: Json }).usage).toMatchObject({
+      prompt_tokens: streamedUsage.promptTokenCount,
+      completion_tokens: streamedUsage.candidatesTokenCount,
+    });
+
+    // apiVersion 'v1' said outright is the same path; an unknown model is Google's 404, which the SDK reads.
+    const explicit = new GoogleGenAI({
+      apiKey,
+      httpOptions: { baseUrl: app.baseUrl, apiVersion: 'v1', fetch: globalThis.fetch } as never,
+    });
+    const missing = await explicit.models
+      .generateContent({ model: 'nobody/none/chat', contents: 'x' })
+      .catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(ApiError);
+    expect((missing as ApiError).status).toBe(404);
+    expect(JSON.parse((missing as ApiError).message)).toMatchObject({
+      error: { code: 404, status: 'NOT_FOUND' },
+    });
   });
 
   it('openai videos: create a video task, poll it, download its content', async () => {

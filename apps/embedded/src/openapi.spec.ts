@@ -359,6 +359,25 @@ describe('the OpenAPI document agrees with what the service does', () => {
     const noContents = await checked('POST', streamGenerate, { headers: google, body: {} });
     expect(noContents.status).toBe(400);
     expect((await checked('POST', streamGenerate, { headers: wrong, body: contents })).status).toBe(401);
+    // The same two under /v1/models/ (where @google/genai 3.x calls them by default), errors in Google's shape.
+    const v1Generate = `/v1/models/${model}:generateContent`;
+    const v1Generated = await checked('POST', v1Generate, { headers: google, body: contents });
+    expect([v1Generated.status, Boolean(v1Generated.json['candidates'])]).toEqual([200, true]);
+    const v1Unknown = await checked('POST', '/v1/models/nobody/none/chat:generateContent', {
+      headers: google,
+      body: contents,
+    });
+    expect([v1Unknown.status, v1Unknown.json['error']]).toMatchObject([
+      404,
+      { code: 404, status: 'NOT_FOUND' },
+    ]);
+    const v1Stream = `/v1/models/${encodeURIComponent(model)}:streamGenerateContent`;
+    const v1Sse = await checked('POST', `${v1Stream}?alt=sse`, { headers: google, body: contents });
+    expect([v1Sse.status, v1Sse.headers.get('content-type')]).toEqual([200, stream]);
+    const v1Array = await checked('POST', v1Stream, { headers: bearer, body: contents });
+    expect([v1Array.status, Array.isArray(v1Array.json)]).toEqual([200, true]);
+    const v1Wrong = await checked('POST', v1Stream, { headers: wrong, body: contents });
+    expect([v1Wrong.status, v1Wrong.json['error']]).toMatchObject([401, { status: 'UNAUTHENTICATED' }]);
 
     const video = await checked('POST', '/v1/videos', {
       headers: bearer,

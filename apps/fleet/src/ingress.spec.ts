@@ -133,6 +133,43 @@ describe('the fleet ingress', () => {
     expect(commit.headers['x-forwarded-proto']).toBe('http');
   });
 
+  it("sends Google's methods under /v1/models/ to compat-protocols, the model list to the catalog", async () => {
+    const [compat, catalog] = await Promise.all([replica('compat', seen), replica('catalog', seen)]);
+    servers.push(compat, catalog);
+    await start(
+      new Map([
+        ['compat-protocols', [upstreamOf(compat)]],
+        ['catalog', [upstreamOf(catalog)]],
+      ]),
+    );
+    const replicaOf = async (method: string, path: string) =>
+      (await fetch(`${base}${path}`, { method, ...(method === 'POST' ? { body: '{}' } : {}) })).headers.get(
+        'x-replica',
+      );
+    expect([
+      await replicaOf('POST', '/v1/models/local/echo/chat:generateContent'),
+      await replicaOf('POST', '/v1/models/local/echo/chat:streamGenerateContent?alt=sse'),
+      await replicaOf('GET', '/v1/models'),
+      await replicaOf('GET', '/v1/models?modality=text'),
+    ]).toEqual(['compat', 'compat', 'catalog', 'catalog']);
+    expect(seen.map((s) => s.url)).toEqual([
+      '/v1/models/local/echo/chat:generateContent',
+      '/v1/models/local/echo/chat:streamGenerateContent?alt=sse',
+      '/v1/models',
+      '/v1/models?modality=text',
+    ]);
+
+    // Down, compat-protocols' 503 there is in Google's shape, as the app would answer on that path.
+    ingress!.close();
+    await start(new Map([['compat-protocols', [await deadPort()]]]));
+    const down = await fetch(`${base}/v1/models/local/echo/chat:generateContent`, {
+      method: 'POST',
+      body: '{}',
+    });
+    expect(down.status).toBe(503);
+    expect(await down.json()).toMatchObject({ error: { code: 503, status: 'UNAVAILABLE' } });
+  });
+
   it('skips a replica that refuses the connection, and answers 503 50301 in the caller protocol when none is up', async () => {
     const alive = await replica('gateway#2', seen);
     servers.push(alive);

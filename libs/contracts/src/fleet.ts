@@ -40,7 +40,9 @@ export const INGRESS_ROUTES: readonly IngressRoute[] = [
   { path: '/api/v1/chat/credit', match: 'exact', app: 'billing' },
   { path: '/api/v1/models', match: 'prefix', app: 'catalog' },
   { path: '/v1', match: 'prefix', app: 'compat-protocols' },
-  // The model list of the OpenAI protocol is the catalog's, served with the catalog routes.
+  // The model list of the OpenAI protocol is the catalog's, served with the catalog routes. Exact, not Prefix:
+  // everything below it stays compat-protocols' through `/v1`, among it Google's
+  // `/v1/models/{model}:generateContent` and `:streamGenerateContent` (what @google/genai 3.x calls by default).
   { path: '/v1/models', match: 'exact', app: 'catalog' },
   { path: '/v1beta', match: 'prefix', app: 'compat-protocols' },
   { path: '/console/v1', match: 'prefix', app: 'gateway' },

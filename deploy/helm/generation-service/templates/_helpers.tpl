@@ -98,6 +98,8 @@ app.kubernetes.io/component: {{ .app }}
 The public paths and the app that serves each: INGRESS_ROUTES of libs/contracts/src/fleet.ts, where the longest
 matching path wins and Exact before Prefix of the same path, as in an Ingress. A test compares the rendered
 Ingress with that table. Any other path goes to the gateway (INGRESS_DEFAULT_APP) through the `/` rule.
+/v1/models is Exact: the paths below it, among them Google's /v1/models/{model}:generateContent and
+:streamGenerateContent, stay compat-protocols' through /v1.
 */}}
 {{- define "gs.ingressRoutes" -}}
 - { path: /api/v1, pathType: Prefix, app: gateway }

@@ -38,8 +38,12 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
   return Array.isArray(value) ? value.join(',') : value;
 };
 
-/** `/v1beta/models/{model}:generateContent` and `:streamGenerateContent`: the model keeps its slashes. */
-const GENERATE_PATH = /^\/v1beta\/models\/(.+):(generateContent|streamGenerateContent)(?:\?|$)/;
+/**
+ * `/v1beta/models/{model}:generateContent` and `:streamGenerateContent`, and the same under `/v1` (where
+ * `@google/genai` 3.x calls them by default): the model keeps its slashes. The edge takes the `/v1` ones for
+ * Google's (routeFamily), so every error there is in Google's shape too.
+ */
+const GENERATE_PATH = /^\/v1(?:beta)?\/models\/([^?]+):(generateContent|streamGenerateContent)(?:\?|$)/;
 
 /**
  * The four compatibility protocols over one flow: the protocol's request mapped to the canonical text input,
@@ -145,7 +149,7 @@ export class CompatController {
     return this.serve(MESSAGES, request, reply, { body, requestId: request.id });
   }
 
-  @Post('v1beta/models/*')
+  @Post(['v1beta/models/*', 'v1/models/*'])
   generateContent(@Req() request: FastifyRequest, @Res() reply: FastifyReply, @Body() body: unknown) {
     const match = GENERATE_PATH.exec(request.url);
     if (!match) throw new DomainError(BusinessCode.NotFound, 'request.not_found');

@@ -1,4 +1,4 @@
-import { buildOpenApiDocument, systemOpenApi } from '@gen/edge';
+import { buildOpenApiDocument, routeFamily, systemOpenApi } from '@gen/edge';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { compatOpenApi } from './compat.openapi';
@@ -20,6 +20,11 @@ const operations = Object.entries(doc['paths'] as Record<string, Json>).flatMap(
     .map(([method, operation]) => ({ path, method, operation: operation as Json })),
 );
 const compat = operations.filter(({ path }) => path.startsWith('/v1'));
+const SCHEMA_OF_FAMILY: Record<string, string> = {
+  openai: 'CompatOpenAiError',
+  anthropic: 'CompatAnthropicError',
+  gemini: 'CompatGoogleError',
+};
 
 describe('compatOpenApi', () => {
   it('documents every compatibility route, and no other', () => {
@@ -28,6 +33,8 @@ describe('compatOpenApi', () => {
       'get /v1/videos/{id}/content',
       'post /v1/chat/completions',
       'post /v1/messages',
+      'post /v1/models/{model}:generateContent',
+      'post /v1/models/{model}:streamGenerateContent',
       'post /v1/responses',
       'post /v1/videos',
       'post /v1beta/models/{model}:generateContent',
@@ -90,13 +97,21 @@ describe('compatOpenApi', () => {
           const family = media.schema.$ref.split('/').at(-1);
           if (family === 'CompatGoogleError') expect((value['error'] as Json)['code']).toBe(Number(status));
           if (family === 'CompatAnthropicError') expect(value['type']).toBe('error');
-          if (path.startsWith('/v1beta')) expect(family).toBe('CompatGoogleError');
-          else if (path.startsWith('/v1/messages')) expect(family).toBe('CompatAnthropicError');
-          else expect(family).toBe('CompatOpenAiError');
+          // The shape the edge renders its own refusals in on that path (Google's on /v1/models/...:generateContent).
+          const concrete = path.replace('{model}', 'local/echo/chat').replace('{id}', 'job_1');
+          expect({ path, family }).toEqual({ path, family: SCHEMA_OF_FAMILY[routeFamily(concrete)] });
         }
       }
     }
     expect(checked).toBeGreaterThan(50);
+  });
+
+  it('documents generate content under /v1/models/ exactly as under /v1beta/models/', () => {
+    const paths = doc['paths'] as Record<string, Json>;
+    for (const method of [':generateContent', ':streamGenerateContent']) {
+      expect(paths[`/v1/models/{model}${method}`]).toEqual(paths[`/v1beta/models/{model}${method}`]);
+      expect(paths[`/v1/models/{model}${method}`]).toBeDefined();
+    }
   });
 
   it('the error schemas refuse the other protocols’ shapes', () => {

@@ -42,16 +42,85 @@ const GENERATE_DESCRIPTION =
   '1024 low, up to 8192 medium, above high, -1 the model default) -> reasoning_effort, ' +
   'tools[].functionDeclarations -> tools, toolConfig.functionCallingConfig -> tool_choice. A functionCall part ' +
   'is answered by a functionResponse part with the same name. Errors name the field in ' +
-  '`details[].fieldViolations`. Paths under /v1beta other than these two answer 404 in this shape.';
+  '`details[].fieldViolations`. Served alike under `/v1beta/models/` and `/v1/models/` (the one ' +
+  "`@google/genai` 3.x calls unless given `apiVersion: 'v1beta'`), every error in Google's shape on both. " +
+  'Paths under /v1beta other than these two answer 404 in this shape.';
 
 const GENERATE_ERRORS = textErrors('google', {
   400: [unsupported('cachedContent', 'generate_content.unsupported_parameter')],
 });
 
+/** `:generateContent`, the same operation under `/v1beta/models/` and `/v1/models/`. */
+const GENERATE_CONTENT = textOperation({
+  summary: 'Generate-content style: one GenerateContentResponse.',
+  description: GENERATE_DESCRIPTION,
+  body: GenerateContentRequest,
+  parameters: [MODEL_PARAMETER],
+  responses: {
+    '200': {
+      description: 'The answer.',
+      headers: { ...TEXT_HEADERS, ...KEEPALIVE },
+      content: {
+        'application/json': {
+          schema: {
+            anyOf: [ref('GenerateContentResponse'), ref(ERROR_SCHEMA.google)],
+            description:
+              'A GenerateContentResponse (or, after X-Service-Keepalive, the error that ended it).',
+          },
+        },
+      },
+    },
+    ...GENERATE_ERRORS,
+  },
+});
+
+/** `:streamGenerateContent`, the same operation under `/v1beta/models/` and `/v1/models/`. */
+const STREAM_GENERATE_CONTENT = textOperation({
+  summary: 'Generate-content style, streamed: SSE with `?alt=sse`, else one JSON array written as it grows.',
+  description: `${GENERATE_DESCRIPTION} The last chunk carries \`finishReason\` and \`usageMetadata\`; there is no \`[DONE]\`.`,
+  body: GenerateContentRequest,
+  parameters: [
+    MODEL_PARAMETER,
+    {
+      name: 'alt',
+      in: 'query',
+      required: false,
+      description: '`sse` for Server-Sent Events; otherwise (absent, `json`) the answer is one JSON array.',
+      schema: string(),
+    },
+  ],
+  responses: {
+    '200': {
+      description: 'The chunks.',
+      headers: TEXT_HEADERS,
+      content: {
+        'text/event-stream': {
+          schema: string(),
+          description:
+            'With `alt=sse`: `data: {GenerateContentResponse}` events. A failure after the start is one ' +
+            '`data:` event holding the Google error object.',
+        },
+        'application/json': {
+          schema: {
+            type: 'array',
+            items: { anyOf: [ref('GenerateContentResponse'), ref(ERROR_SCHEMA.google)] },
+            description:
+              'Without `alt=sse`: a JSON array of GenerateContentResponse chunks, written incrementally and ' +
+              'kept alive with whitespace. A failure after the start is a last element holding the Google ' +
+              'error object; the array is still closed.',
+          },
+        },
+      },
+    },
+    ...GENERATE_ERRORS,
+  },
+});
+
 /**
  * The compatibility family in the OpenAPI document: `/v1/chat/completions`, `/v1/responses`, `/v1/messages`,
- * `/v1beta/models/{model}:generateContent` and `:streamGenerateContent`, `/v1/videos/*` (CompatController). Each
- * speaks its protocol's shapes, without the envelope; errors too (compat-errors.openapi.ts).
+ * `/v1beta/models/{model}:generateContent` and `:streamGenerateContent` (and both under `/v1/models/`),
+ * `/v1/videos/*` (CompatController). Each speaks its protocol's shapes, without the envelope; errors too
+ * (compat-errors.openapi.ts).
  */
 export const compatOpenApi: OpenApiFragment = {
   components: {
@@ -138,70 +207,10 @@ export const compatOpenApi: OpenApiFragment = {
         ...textErrors('anthropic', { 400: [unsupported('service_tier')] }),
       },
     }),
-    '/v1beta/models/{model}:generateContent': textOperation({
-      summary: 'Generate-content style: one GenerateContentResponse.',
-      description: GENERATE_DESCRIPTION,
-      body: GenerateContentRequest,
-      parameters: [MODEL_PARAMETER],
-      responses: {
-        '200': {
-          description: 'The answer.',
-          headers: { ...TEXT_HEADERS, ...KEEPALIVE },
-          content: {
-            'application/json': {
-              schema: {
-                anyOf: [ref('GenerateContentResponse'), ref(ERROR_SCHEMA.google)],
-                description:
-                  'A GenerateContentResponse (or, after X-Service-Keepalive, the error that ended it).',
-              },
-            },
-          },
-        },
-        ...GENERATE_ERRORS,
-      },
-    }),
-    '/v1beta/models/{model}:streamGenerateContent': textOperation({
-      summary:
-        'Generate-content style, streamed: SSE with `?alt=sse`, else one JSON array written as it grows.',
-      description: `${GENERATE_DESCRIPTION} The last chunk carries \`finishReason\` and \`usageMetadata\`; there is no \`[DONE]\`.`,
-      body: GenerateContentRequest,
-      parameters: [
-        MODEL_PARAMETER,
-        {
-          name: 'alt',
-          in: 'query',
-          required: false,
-          description:
-            '`sse` for Server-Sent Events; otherwise (absent, `json`) the answer is one JSON array.',
-          schema: string(),
-        },
-      ],
-      responses: {
-        '200': {
-          description: 'The chunks.',
-          headers: TEXT_HEADERS,
-          content: {
-            'text/event-stream': {
-              schema: string(),
-              description:
-                'With `alt=sse`: `data: {GenerateContentResponse}` events. A failure after the start is one ' +
-                '`data:` event holding the Google error object.',
-            },
-            'application/json': {
-              schema: {
-                type: 'array',
-                items: { anyOf: [ref('GenerateContentResponse'), ref(ERROR_SCHEMA.google)] },
-                description:
-                  'Without `alt=sse`: a JSON array of GenerateContentResponse chunks, written incrementally and ' +
-                  'kept alive with whitespace. A failure after the start is a last element holding the Google ' +
-                  'error object; the array is still closed.',
-              },
-            },
-          },
-        },
-        ...GENERATE_ERRORS,
-      },
-    }),
+    '/v1beta/models/{model}:generateContent': GENERATE_CONTENT,
+    '/v1beta/models/{model}:streamGenerateContent': STREAM_GENERATE_CONTENT,
+    '/v1/models/{model}:generateContent': GENERATE_CONTENT,
+    '/v1/models/{model}:streamGenerateContent': STREAM_GENERATE_CONTENT,
     ...videoPaths,
   },
 };
