@@ -98,7 +98,7 @@ describe('GeminiGenerateAdapter against a fake Gemini upstream', () => {
         { role: 'model', parts: [{ functionCall: { id: 'fc_0', name: 'weather', args: { city: 'Rome' } } }] },
         {
           role: 'user',
-          parts: [{ functionResponse: { id: 'fc_0', name: 'weather', response: { content: 'sunny' } } }],
+          parts: [{ functionResponse: { id: 'fc_0', name: 'weather', response: { output: 'sunny' } } }],
         },
       ],
       tools: [

@@ -66,7 +66,8 @@ export class GeminiGenerateAdapter implements ChatAdapter {
 
 /**
  * System and developer messages become `systemInstruction`; the assistant is the `model` role; a tool result is a
- * `functionResponse` part named after the call it answers; turns of the same role are merged. Images go as
+ * `functionResponse` part named after the call it answers, its text under `output` (Gemini's key for a function's
+ * output); turns of the same role are merged. Images go as
  * `inlineData`. `response_format` becomes `responseMimeType` (`application/json` for json_object and
  * json_schema) with `responseJsonSchema`; `reasoning_effort` becomes `thinkingConfig` (`none`: a budget of 0;
  * a level: a budget from reasoning-budget.ts, with the thoughts included so that the answer carries them).
@@ -146,7 +147,7 @@ function geminiTurn(
     case 'tool': {
       const id = message.tool_call_id ?? '';
       const name = message.name ?? callNames.get(id) ?? id;
-      const response = { id, name, response: { content: contentText(message.content) } };
+      const response = { id, name, response: { output: contentText(message.content) } };
       return { role: 'user', parts: [{ functionResponse: response }] };
     }
   }

@@ -174,7 +174,7 @@ describe('the canonical request written in each upstream’s terms', () => {
         },
         {
           role: 'user',
-          parts: [{ functionResponse: { id: 'call_1', name: 'look', response: { content: 'three cats' } } }],
+          parts: [{ functionResponse: { id: 'call_1', name: 'look', response: { output: 'three cats' } } }],
         },
       ],
       tools: [
