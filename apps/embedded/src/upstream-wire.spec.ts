@@ -2,7 +2,10 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
+import sharp from 'sharp';
+import { selfSignedCertificate } from '@gen/testing';
 import { join } from 'node:path';
 import {
   RecordingAnthropicUpstream,
@@ -29,6 +32,9 @@ const GEMINI = 'google/gemini-2.5-flash/chat';
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 const DATA_URL = `data:image/png;base64,${PNG}`;
+/** An https image source of its own address (FETCH_ALLOW_PRIVATE_CIDRS), as the media input tests use them. */
+const SOURCE = '127.0.1.65';
+const HTTPS_IMAGE = `https://${SOURCE}/dot.png`;
 const LOOK = {
   name: 'look',
   description: 'Looks closer',
@@ -55,6 +61,9 @@ describe('the four protocols through the official SDKs, to the three upstream wi
   let anthropic: RecordingAnthropicUpstream;
   let gemini: RecordingGeminiUpstream;
   let apiKey: string;
+  let source: Server;
+  let sourceHits = 0;
+  let dot: Buffer;
   const saved = { ...process.env };
 
   beforeAll(async () => {
@@ -80,12 +89,32 @@ describe('the four protocols through the official SDKs, to the three upstream wi
         provider: { ...provider, settings: { ...(provider['settings'] as Json), baseUrl } },
       };
     });
-    const file = join(mkdtempSync(join(tmpdir(), 'wire-catalog-')), 'models.json');
+    const dir = mkdtempSync(join(tmpdir(), 'wire-catalog-'));
+    const file = join(dir, 'models.json');
     writeFileSync(file, JSON.stringify({ version: 1, models }));
+    dot = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#0c0' } })
+      .png()
+      .toBuffer();
+    const cert = selfSignedCertificate(dir, 'wire images', [`IP:${SOURCE}`]);
+    source = createServer({ key: cert.key, cert: cert.cert }, (request, response) => {
+      sourceHits += 1;
+      if (request.url === '/dot.png') response.writeHead(200, { 'content-type': 'image/png' }).end(dot);
+      else response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve, reject) => {
+      source.once('error', reject);
+      source.listen(443, SOURCE, resolve);
+    });
     process.env['OPENAI_API_KEY'] = 'sk-openai-upstream';
     process.env['ANTHROPIC_API_KEY'] = 'sk-ant-upstream';
     process.env['GEMINI_API_KEY'] = 'g-upstream';
-    app = await startEmbedded({ LOG_LEVEL: 'silent', CATALOG_FILE: file, RATE_LIMIT_BURST: '2000' });
+    app = await startEmbedded({
+      LOG_LEVEL: 'silent',
+      CATALOG_FILE: file,
+      RATE_LIMIT_BURST: '2000',
+      FETCH_ALLOW_PRIVATE_CIDRS: `${SOURCE}/32`,
+      FETCH_CA_FILE: cert.file,
+    });
     const { accountId } = (await app.admin('POST', '/admin/v1/accounts', { name: 'wire', credit: '20' })) as {
       accountId: string;
     };
@@ -97,6 +126,8 @@ describe('the four protocols through the official SDKs, to the three upstream wi
     process.env = saved;
     await app?.close();
     await Promise.all([openai?.close(), anthropic?.close(), gemini?.close()]);
+    source?.closeAllConnections();
+    await new Promise((resolve) => (source ? source.close(resolve) : resolve(undefined)));
   });
 
   const openaiClient = () =>
@@ -454,6 +485,230 @@ describe('the four protocols through the official SDKs, to the three upstream wi
       });
     }
   }
+
+  /** Uploads and commits the 2x2 PNG for the key's account: its service:// URI. */
+  async function ownImage(): Promise<string> {
+    const auth = { authorization: `Bearer ${apiKey}` };
+    const body = { fileName: 'dot.png', contentType: 'image/png', bytes: dot.length };
+    const ticket = dataOf(await app.call('POST', '/api/v1/common/upload-url', { headers: auth, body })) as {
+      fileId: string;
+      uploadUrl: string;
+    };
+    const put = await fetch(ticket.uploadUrl, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/png' },
+      body: dot,
+    });
+    expect(put.status).toBe(200);
+    const commit = await app.call('POST', `/api/v1/files/${ticket.fileId}/commit`, { headers: auth });
+    return dataOf(commit)['uri'] as string;
+  }
+  const body = (request: RecordedUpstreamRequest): unknown => JSON.parse(request.rawBody.toString('utf8'));
+  const SCHEMA = { type: 'object', properties: { same: { type: 'boolean' } }, required: ['same'] };
+  const JSON_ANSWER = {
+    text: ['{"same"', ':true}'],
+    finish: 'stop',
+    usage: { input: 40, cachedInput: 0, output: 6, reasoning: 0 },
+  } satisfies AnswerScript;
+
+  describe('what each protocol and model add, byte for byte', () => {
+    it('chat completions -> gpt-4o-mini: JSON schema, penalties, stop, an https image as is, an own file as bytes', async () => {
+      const file = await ownImage();
+      const before = openai.requests.length;
+      openai.answer(JSON_ANSWER);
+      const { data, response } = await openaiClient()
+        .chat.completions.create({
+          model: GPT,
+          messages: [
+            { role: 'developer', content: 'Answer in JSON.' },
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'Are these the same?' },
+                { type: 'image_url', image_url: { url: HTTPS_IMAGE, detail: 'high' } },
+                { type: 'image_url', image_url: { url: file } },
+              ],
+            },
+          ],
+          max_tokens: 200,
+          presence_penalty: 0.5,
+          frequency_penalty: -0.25,
+          stop: 'END',
+          response_format: {
+            type: 'json_schema',
+            json_schema: { name: 'cmp', schema: SCHEMA, strict: true },
+          },
+          tools: [{ type: 'function', function: LOOK }],
+          parallel_tool_calls: false,
+        })
+        .withResponse();
+      expect(response.headers.get('x-service-ignored-params')).toBeNull();
+      expect(data.choices[0]!.message.content).toBe('{"same":true}');
+      expect(body(received(openai, before))).toEqual({
+        model: 'gpt-4o-mini',
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [
+          { role: 'system', content: 'Answer in JSON.' },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Are these the same?' },
+              { type: 'image_url', image_url: { url: HTTPS_IMAGE, detail: 'high' } },
+              { type: 'image_url', image_url: { url: `data:image/png;base64,${dot.toString('base64')}` } },
+            ],
+          },
+        ],
+        max_tokens: 200,
+        presence_penalty: 0.5,
+        frequency_penalty: -0.25,
+        stop: ['END'],
+        response_format: { type: 'json_schema', json_schema: { name: 'cmp', schema: SCHEMA, strict: true } },
+        tools: [{ type: 'function', function: LOOK }],
+        parallel_tool_calls: false,
+      });
+    });
+
+    it('chat completions -> claude: reasoning_effort becomes thinking, under extended thinking’s rules', async () => {
+      const before = anthropic.requests.length;
+      anthropic.answer({ ...JSON_ANSWER, text: 'Same.' });
+      await openaiClient().chat.completions.create({
+        model: CLAUDE,
+        messages: [{ role: 'user', content: 'Think, then answer.' }],
+        max_tokens: 4000,
+        temperature: 0.5,
+        top_p: 0.9,
+        stop: ['END', 'FIN'],
+        reasoning_effort: 'high',
+        ...({ top_k: 40 } as object),
+      });
+      expect(body(received(anthropic, before))).toEqual({
+        model: 'claude-sonnet-4-5',
+        stream: true,
+        max_tokens: 4000,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Think, then answer.' }] }],
+        thinking: { type: 'enabled', budget_tokens: 3000 },
+        top_p: 0.95,
+        stop_sequences: ['END', 'FIN'],
+      });
+    });
+
+    it('messages -> claude: top_k, stop sequences, images by URL and by bytes, a forced tool without parallel calls', async () => {
+      const file = await ownImage();
+      const before = anthropic.requests.length;
+      anthropic.answer(ANSWER);
+      await anthropicClient().messages.create({
+        model: CLAUDE,
+        max_tokens: 500,
+        ...({ temperature: 0.2, top_k: 12 } as object),
+        stop_sequences: ['###'],
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'image', source: { type: 'url', url: HTTPS_IMAGE } },
+              { type: 'image', source: { type: 'url', url: file } },
+              { type: 'text', text: 'Look.' },
+            ],
+          },
+        ],
+        tools: [{ name: LOOK.name, description: LOOK.description, input_schema: LOOK.parameters as never }],
+        tool_choice: { type: 'tool', name: 'look', disable_parallel_tool_use: true },
+      } as Anthropic.MessageCreateParamsNonStreaming);
+      expect(body(received(anthropic, before))).toEqual({
+        model: 'claude-sonnet-4-5',
+        stream: true,
+        max_tokens: 500,
+        temperature: 0.2,
+        top_k: 12,
+        stop_sequences: ['###'],
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'image', source: { type: 'url', url: HTTPS_IMAGE } },
+              {
+                type: 'image',
+                source: { type: 'base64', media_type: 'image/png', data: dot.toString('base64') },
+              },
+              { type: 'text', text: 'Look.' },
+            ],
+          },
+        ],
+        tools: [{ name: 'look', description: 'Looks closer', input_schema: LOOK.parameters }],
+        tool_choice: { type: 'tool', name: 'look', disable_parallel_tool_use: true },
+      });
+    });
+
+    it('generate content -> gemini: topK, a JSON schema, a thinking budget, and an https image fetched and sent inline', async () => {
+      const hits = sourceHits;
+      const before = gemini.requests.length;
+      gemini.answer(JSON_ANSWER);
+      const google = new GoogleGenAI({
+        apiKey,
+        httpOptions: { baseUrl: app.baseUrl, fetch: sdkFetch } as never,
+      });
+      const answer = await google.models.generateContent({
+        model: GEMINI,
+        contents: [
+          {
+            role: 'user',
+            parts: [{ fileData: { fileUri: HTTPS_IMAGE, mimeType: 'image/png' } }, { text: 'Same colour?' }],
+          },
+        ],
+        config: {
+          maxOutputTokens: 2000,
+          topK: 20,
+          stopSequences: ['STOP'],
+          responseMimeType: 'application/json',
+          responseJsonSchema: SCHEMA,
+          thinkingConfig: { thinkingBudget: 512 },
+        },
+      });
+      expect(answer.text).toBe('{"same":true}');
+      expect(sourceHits).toBe(hits + 1);
+      expect(RecordingGeminiUpstream.modelOf(received(gemini, before))).toBe('gemini-2.5-flash');
+      expect(body(received(gemini, before))).toEqual({
+        contents: [
+          {
+            role: 'user',
+            parts: [
+              { inlineData: { mimeType: 'image/png', data: dot.toString('base64') } },
+              { text: 'Same colour?' },
+            ],
+          },
+        ],
+        generationConfig: {
+          maxOutputTokens: 2000,
+          topK: 20,
+          stopSequences: ['STOP'],
+          responseMimeType: 'application/json',
+          responseJsonSchema: SCHEMA,
+          // 512 tokens is the level `low`, a quarter of maxOutputTokens (docs/text.md).
+          thinkingConfig: { thinkingBudget: 1024, includeThoughts: true },
+        },
+      });
+    });
+
+    it('chat completions -> gemini: a field Gemini has no name for is not sent, and is named as ignored', async () => {
+      const before = gemini.requests.length;
+      gemini.answer(JSON_ANSWER);
+      const { response } = await openaiClient()
+        .chat.completions.create({
+          model: GEMINI,
+          messages: [{ role: 'user', content: 'Go.' }],
+          tools: [{ type: 'function', function: LOOK }],
+          parallel_tool_calls: false,
+          ...({ min_p: 0.1 } as object),
+        })
+        .withResponse();
+      expect(response.headers.get('x-service-ignored-params')).toBe('min_p,parallel_tool_calls');
+      expect(readGeminiGenerateRequest(body(received(gemini, before)))).toMatchObject({
+        tools: [{ name: 'look' }],
+        extras: {},
+      });
+    });
+  });
 });
 
 /** Prices per million tokens in billionths of a dollar per token (the shipped catalog's). */
