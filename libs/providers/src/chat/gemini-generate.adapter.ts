@@ -114,11 +114,27 @@ export function geminiGenerateBody(request: ChatRequest, images: ReadImages = ne
   return body;
 }
 
+/**
+ * Google's own budgets of the levels (its OpenAI compatibility layer), for a request without `max_tokens`: a task's
+ * input always has one (the schema's default), so only a caller of the adapter alone meets these.
+ */
+const GOOGLE_LEVEL_BUDGETS: Readonly<Record<string, number>> = {
+  minimal: 1024,
+  low: 1024,
+  medium: 8192,
+  high: 24_576,
+  xhigh: 24_576,
+  max: 24_576,
+};
+
 function thinkingConfig(request: ChatRequest): Json {
+  const level = request.reasoning_effort!;
   const budget =
-    request.reasoning_effort === 'none'
+    level === 'none'
       ? undefined
-      : thinkingBudget(request.reasoning_effort!, request.max_tokens ?? Number.POSITIVE_INFINITY);
+      : request.max_tokens === undefined
+        ? GOOGLE_LEVEL_BUDGETS[level]
+        : thinkingBudget(level, request.max_tokens);
   return budget === undefined ? { thinkingBudget: 0 } : { thinkingBudget: budget, includeThoughts: true };
 }
 
