@@ -44,6 +44,31 @@ const toolCall = obj(
   ['id', 'type', 'function'],
 );
 
+/**
+ * A signed reasoning block of an earlier answer, sent back unchanged (Anthropic's extended thinking): a thinking
+ * block's text with its signature, or a redacted block's data. Closed, and a signature or data is never empty,
+ * since the upstream checks it.
+ */
+const thinkingBlock: Schema = {
+  type: 'object',
+  // The type first, then one closed shape per type (rather than anyOf), so that an error names the field at fault.
+  allOf: [
+    { required: ['type'], properties: { type: str({ enum: ['thinking', 'redacted_thinking'] }) } },
+    {
+      if: { properties: { type: { const: 'thinking' } } },
+      then: obj({ type: str(), thinking: str(), signature: str({ minLength: 1 }) }, [
+        'type',
+        'thinking',
+        'signature',
+      ]),
+      else: obj({ type: str(), data: str({ minLength: 1 }) }, ['type', 'data']),
+    },
+  ],
+};
+
+/** The fields only an assistant message has, whatever the model: an earlier answer's reasoning. */
+const ASSISTANT_ONLY = ['reasoning_content', 'thinking_blocks'] as const;
+
 function message(text: TextCapabilities): Schema {
   const properties: Schema = {
     role: str({ enum: ['system', 'developer', 'user', 'assistant', 'tool'] }),
@@ -56,7 +81,14 @@ function message(text: TextCapabilities): Schema {
     properties['tool_call_id'] = str({ minLength: 1 });
     properties['tool_calls'] = { type: 'array', items: toolCall };
   }
-  return obj(properties, ['role', 'content']);
+  // On every model: a conversation may change models, and an upstream that does not take reasoning back ignores it.
+  properties['reasoning_content'] = str();
+  properties['thinking_blocks'] = { type: 'array', items: thinkingBlock };
+  // On any other role they are unknown fields (a `false` schema, reported as such).
+  return obj(properties, ['role', 'content'], {
+    if: { type: 'object', required: ['role'], properties: { role: { const: 'assistant' } } },
+    else: { properties: Object.fromEntries(ASSISTANT_ONLY.map((name) => [name, false])) },
+  });
 }
 
 function toolChoice(allowed: readonly (typeof TOOL_CHOICES)[number][]): Schema {

@@ -57,6 +57,9 @@ export function inputProblem(errors: readonly ErrorObject[] | null | undefined):
   switch (error.keyword) {
     case 'additionalProperties':
       return { messageId: 'request.unknown_field', path: at(String(p['additionalProperty'])), params: {} };
+    case 'false schema':
+      // A property a schema allows only in some shapes of its object (a chat message's role): here it has none.
+      return { messageId: 'request.unknown_field', path: at(), params: {} };
     case 'required':
       return { messageId: 'request.missing_field', path: at(String(p['missingProperty'])), params: {} };
     case 'type':

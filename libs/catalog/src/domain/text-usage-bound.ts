@@ -13,8 +13,8 @@ const bytes = (value: unknown): number =>
 
 /**
  * The hold of a text request (spec, Limits: "messages plus the full max_tokens"): every input token is at least
- * one byte of UTF-8 in the tokenizers of the providers served here, so the bytes of the messages' text, tool calls
- * and tool definitions, plus a framing allowance per message and a fixed allowance per image, bound the input
+ * one byte of UTF-8 in the tokenizers of the providers served here, so the bytes of the messages' text, tool calls,
+ * thinking blocks and tool definitions, plus a framing allowance per message and a fixed allowance per image, bound the input
  * tokens; the output is `max_tokens` (the model default applied by validation). Priced as uncached input.
  */
 export function textUsageBound(input: Readonly<Record<string, unknown>>): ExecutionUsage {
@@ -32,6 +32,8 @@ export function textUsageBound(input: Readonly<Record<string, unknown>>): Execut
       if (message[field] !== undefined) inputTokens += bytes(message[field]);
     }
     if (message['tool_calls'] !== undefined) inputTokens += bytes(message['tool_calls']);
+    // Sent back to an upstream that wants them (Anthropic counts them as input). `reasoning_content` is not sent.
+    if (message['thinking_blocks'] !== undefined) inputTokens += bytes(message['thinking_blocks']);
   }
   if (input['tools'] !== undefined) inputTokens += bytes(input['tools']);
   if (input['response_format'] !== undefined) inputTokens += bytes(input['response_format']);

@@ -119,6 +119,60 @@ describe('model input validation', () => {
     expect(say(effort, 'en')).toBe('The field input.reasoning_effort must be one of: low, high.');
   });
 
+  it('takes an earlier answer’s reasoning on assistant messages only, thinking blocks closed and complete', () => {
+    const blocks = [
+      { type: 'thinking', thinking: 'Look it up.', signature: 'EqQBCkgIARAB' },
+      { type: 'redacted_thinking', data: 'EmwKAhgB' },
+    ];
+    const assistant = { role: 'assistant', content: 'Sunny.', reasoning_content: 'Look it up.' };
+    const input = {
+      messages: [
+        { role: 'user', content: 'Weather?' },
+        { ...assistant, thinking_blocks: blocks },
+        { role: 'user', content: 'Thanks' },
+      ],
+    };
+    expect(validateModelInput(chat, input)['messages']).toEqual(input.messages);
+    const at = (message: unknown) => refusal(() => validateModelInput(chat, { messages: [message] }));
+    for (const field of ['reasoning_content', 'thinking_blocks']) {
+      const value = field === 'reasoning_content' ? 'r' : blocks;
+      const error = at({ role: 'user', content: 'x', [field]: value });
+      expect(error).toMatchObject({
+        messageId: 'request.unknown_field',
+        params: { field: `input.messages.0.${field}` },
+      });
+      expect(say(error, 'en')).toBe(`Unknown field input.messages.0.${field}.`);
+    }
+    expect(at({ role: 'tool', tool_call_id: 'c', content: 'x', reasoning_content: 'r' }).params).toEqual({
+      field: 'input.messages.0.reasoning_content',
+    });
+    const block = (value: unknown) => at({ ...assistant, thinking_blocks: [value] });
+    expect(block({ type: 'thinking', thinking: 't', signature: '' })).toMatchObject({
+      messageId: 'input.too_short',
+      params: { field: 'input.messages.0.thinking_blocks.0.signature', limit: 1 },
+    });
+    expect(block({ type: 'thinking', thinking: 't', signature: 's', cache_control: {} })).toMatchObject({
+      messageId: 'request.unknown_field',
+      params: { field: 'input.messages.0.thinking_blocks.0.cache_control' },
+    });
+    expect(block({ type: 'redacted_thinking' })).toMatchObject({
+      messageId: 'request.missing_field',
+      params: { field: 'input.messages.0.thinking_blocks.0.data' },
+    });
+    expect(at({ ...assistant, reasoning_content: 3 })).toMatchObject({
+      messageId: 'input.wrong_type',
+      params: { field: 'input.messages.0.reasoning_content' },
+    });
+    expect(block({ type: 'summary', text: 't' })).toMatchObject({
+      messageId: 'input.not_allowed_value',
+      params: { field: 'input.messages.0.thinking_blocks.0.type' },
+    });
+    expect(block({ type: 'redacted_thinking', data: 'd', thinking: 't' })).toMatchObject({
+      messageId: 'request.unknown_field',
+      params: { field: 'input.messages.0.thinking_blocks.0.thinking' },
+    });
+  });
+
   it('refuses an input that is not an object', () => {
     for (const input of [null, [], 'x', 3]) {
       expect(refusal(() => validateModelInput(image, input))).toMatchObject({

@@ -110,6 +110,10 @@ export function aggregate(
       case 'reasoning':
         result.reasoning += event.delta;
         break;
+      case 'reasoning_signature':
+      case 'redacted_reasoning':
+        // Folded into `thinkingBlocks` by `thinking`, above.
+        break;
       case 'tool_call': {
         let call = calls.get(event.index);
         if (!call) {

@@ -1,3 +1,4 @@
+import { thinkingBlockAt } from '../canonical/reasoning';
 import type { TextContentPart, TextMessage, TextToolCall } from '../canonical/text-input';
 import { type Json, invalid, isObject, missing, refuseUnknownKeys, stringAt, unsupported } from './wire';
 
@@ -14,16 +15,17 @@ const MESSAGE_KEYS: Readonly<Record<TextMessage['role'], ReadonlySet<string>>> =
   system: new Set(['role', 'content', 'name']),
   developer: new Set(['role', 'content', 'name']),
   user: new Set(['role', 'content', 'name']),
-  assistant: new Set(['role', 'content', 'name', 'tool_calls']),
+  assistant: new Set(['role', 'content', 'name', 'tool_calls', 'reasoning_content', 'thinking_blocks']),
   tool: new Set(['role', 'content', 'tool_call_id']),
 };
 
 /**
  * Fields of an assistant message that a client copies back from a previous response (the SDK's message object:
- * `refusal`, `annotations`, and our own `reasoning_content`). They are dropped: the canonical message has no place
- * for them. A non-empty one is listed as ignored; a null or empty one carries nothing and is dropped silently.
+ * `refusal`, `annotations`). They are dropped: the canonical message has no place for them. A non-empty one is
+ * listed as ignored; a null or empty one carries nothing and is dropped silently. Our own `reasoning_content` and
+ * `thinking_blocks` are not among them: they are canonical fields, kept as sent.
  */
-const ECHOED: ReadonlySet<string> = new Set(['refusal', 'annotations', 'reasoning_content']);
+const ECHOED: ReadonlySet<string> = new Set(['refusal', 'annotations']);
 
 /**
  * The `messages` array to canonical messages (the same shape: chat completions is the canonical protocol), with
@@ -67,7 +69,25 @@ function mapMessage(value: unknown, path: string, ignored: string[]): TextMessag
   if (typed === 'assistant' && value['tool_calls'] !== undefined && value['tool_calls'] !== null) {
     message.tool_calls = toolCalls(value['tool_calls'], `${path}.tool_calls`);
   }
+  if (typed === 'assistant') reasoningOf(value, message, path);
   return message;
+}
+
+/**
+ * An assistant message's reasoning, as a response of ours wrote it: `reasoning_content` (the text, kept as the
+ * client sent it) and `thinking_blocks` (LiteLLM's shape; each block closed and complete, because it goes back
+ * upstream as it is: a thinking block needs its text and a non-empty signature, a redacted one its data).
+ */
+function reasoningOf(value: Json, message: TextMessage, path: string): void {
+  const text = value['reasoning_content'];
+  if (text !== undefined && text !== null)
+    message.reasoning_content = stringAt(text, `${path}.reasoning_content`);
+  const blocks = value['thinking_blocks'];
+  if (blocks === undefined || blocks === null) return;
+  if (!Array.isArray(blocks)) throw invalid(`${path}.thinking_blocks`);
+  message.thinking_blocks = blocks.map((block, k) =>
+    thinkingBlockAt(block, `${path}.thinking_blocks.${k}`, 'refuse'),
+  );
 }
 
 const isEmpty = (value: unknown): boolean =>

@@ -193,19 +193,97 @@ describe('mapChatCompletionsRequest: accepted requests', () => {
       base({
         messages: [
           USER,
-          {
-            role: 'assistant',
-            content: 'Sunny.',
-            refusal: null,
-            annotations: [],
-            reasoning_content: 'It is June.',
-          },
+          { role: 'assistant', content: 'Sunny.', refusal: null, annotations: [] },
+          { role: 'assistant', content: 'Still sunny.', refusal: 'No.', annotations: [{ type: 'url' }] },
           USER,
         ],
       }),
     );
     expect(mapped.input.messages[1]).toEqual({ role: 'assistant', content: 'Sunny.' });
-    expect(mapped.ignored).toEqual(['messages.1.reasoning_content']);
+    expect(mapped.ignored).toEqual(['messages.2.refusal', 'messages.2.annotations']);
+  });
+
+  it('keeps the reasoning of an answer sent back: reasoning_content, and thinking_blocks unchanged', () => {
+    const blocks = [
+      { type: 'thinking', thinking: 'It is June, ', signature: 'EqQBCkgIARABGAIiQL2UoU0b1OHYi+...' },
+      { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP' },
+      { type: 'thinking', thinking: 'so: sunny.', signature: 'ErUBCkYIBhgCIkAgx' },
+    ];
+    const call = { id: 'toolu_1', type: 'function', function: { name: 'weather', arguments: '{}' } };
+    const mapped = mapChatCompletionsRequest(
+      base({
+        messages: [
+          USER,
+          {
+            role: 'assistant',
+            content: null,
+            reasoning_content: 'It is June, so: sunny.',
+            thinking_blocks: blocks,
+            tool_calls: [call],
+            refusal: null,
+          },
+          { role: 'tool', tool_call_id: 'toolu_1', content: '21 C' },
+        ],
+      }),
+    );
+    expect(mapped.input.messages[1]).toEqual({
+      role: 'assistant',
+      content: null,
+      reasoning_content: 'It is June, so: sunny.',
+      thinking_blocks: blocks,
+      tool_calls: [call],
+    });
+    expect(mapped.ignored).toEqual([]);
+    // Null is absent, as for every field.
+    const nulls = mapChatCompletionsRequest(
+      base({
+        messages: [USER, { role: 'assistant', content: 'x', reasoning_content: null, thinking_blocks: null }],
+      }),
+    );
+    expect(nulls.input.messages[1]).toEqual({ role: 'assistant', content: 'x' });
+  });
+
+  it('refuses reasoning on other roles, and malformed thinking blocks at their path', () => {
+    const at = (message: unknown) => refusal(base({ messages: [USER, message] }));
+    expect(at({ role: 'user', content: 'x', reasoning_content: 'r' })).toEqual(
+      unsupported('messages.1.reasoning_content'),
+    );
+    expect(at({ role: 'tool', tool_call_id: 'c', content: 'x', thinking_blocks: [] })).toEqual(
+      unsupported('messages.1.thinking_blocks'),
+    );
+    const assistant = (extra: Record<string, unknown>) => at({ role: 'assistant', content: 'x', ...extra });
+    expect(assistant({ reasoning_content: 5 })).toEqual(invalidField('messages.1.reasoning_content'));
+    expect(assistant({ thinking_blocks: {} })).toEqual(invalidField('messages.1.thinking_blocks'));
+    const block = (b: unknown) =>
+      assistant({ thinking_blocks: [{ type: 'redacted_thinking', data: 'd' }, b] });
+    const good = { type: 'thinking', thinking: 't', signature: 's' };
+    expect(block('t')).toEqual(invalidField('messages.1.thinking_blocks.1'));
+    expect(block({ thinking: 't', signature: 's' })).toEqual(
+      missingField('messages.1.thinking_blocks.1.type'),
+    );
+    expect(block({ ...good, type: 'text' })).toMatchObject({
+      code: 'unsupported_parameter',
+      param: 'messages.1.thinking_blocks.1',
+    });
+    expect(block({ ...good, signature: undefined })).toEqual(
+      missingField('messages.1.thinking_blocks.1.signature'),
+    );
+    // An empty signature is no signature: Anthropic would refuse the block.
+    expect(block({ ...good, signature: '' })).toEqual(invalidField('messages.1.thinking_blocks.1.signature'));
+    expect(block({ ...good, thinking: 3 })).toEqual(invalidField('messages.1.thinking_blocks.1.thinking'));
+    expect(block({ type: 'thinking', signature: 's' })).toEqual(
+      missingField('messages.1.thinking_blocks.1.thinking'),
+    );
+    expect(block({ ...good, cache_control: { type: 'ephemeral' } })).toEqual(
+      unsupported('messages.1.thinking_blocks.1.cache_control'),
+    );
+    expect(block({ type: 'redacted_thinking' })).toEqual(missingField('messages.1.thinking_blocks.1.data'));
+    expect(block({ type: 'redacted_thinking', data: '', signature: 's' })).toEqual(
+      unsupported('messages.1.thinking_blocks.1.signature'),
+    );
+    expect(block({ type: 'redacted_thinking', data: '' })).toEqual(
+      invalidField('messages.1.thinking_blocks.1.data'),
+    );
   });
 
   it('stream_options: include_usage false or absent, include_obfuscation ignored and listed', () => {

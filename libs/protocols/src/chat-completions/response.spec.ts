@@ -7,7 +7,7 @@ import OpenAI, {
   PermissionDeniedError,
   RateLimitError,
 } from 'openai';
-import { type ChatResult, ProtocolError } from '../canonical/text-input';
+import { type ChatResult, ProtocolError, aggregate } from '../canonical/text-input';
 import { chatCompletionsErrorType, writeChatCompletionsError } from './error';
 import { writeChatCompletionsResponse } from './response';
 import { replayServer } from './testing/replay-server';
@@ -18,6 +18,7 @@ const RESULT: ChatResult = {
   created: 1767225600,
   text: 'It is sunny.',
   reasoning: 'Look up Paris.',
+  thinkingBlocks: [],
   toolCalls: [],
   finishReason: 'stop',
   usage: { inputTokens: 40, cachedInputTokens: 16, outputTokens: 25, reasoningTokens: 9 },
@@ -101,6 +102,34 @@ describe('writeChatCompletionsResponse', () => {
     expect(body.choices[0].message).not.toHaveProperty('tool_calls');
   });
 
+  it('writes the signed blocks as thinking_blocks, in order, beside all the reasoning text', () => {
+    const result = aggregate(
+      [
+        { type: 'reasoning', delta: 'Look up ' },
+        { type: 'reasoning', delta: 'Paris.' },
+        { type: 'reasoning_signature', signature: 'sig-1' },
+        { type: 'redacted_reasoning', data: 'opaque' },
+        { type: 'reasoning', delta: ' Then answer.' },
+        { type: 'reasoning_signature', signature: 'sig-2' },
+        { type: 'text', delta: 'It is sunny.' },
+      ],
+      RESULT,
+    );
+    expect(writeChatCompletionsResponse(result).choices[0].message).toEqual({
+      role: 'assistant',
+      content: 'It is sunny.',
+      reasoning_content: 'Look up Paris. Then answer.',
+      thinking_blocks: [
+        { type: 'thinking', thinking: 'Look up Paris.', signature: 'sig-1' },
+        { type: 'redacted_thinking', data: 'opaque' },
+        { type: 'thinking', thinking: ' Then answer.', signature: 'sig-2' },
+      ],
+      refusal: null,
+    });
+    // Reasoning nobody signed (an OpenAI-compatible upstream) has no blocks.
+    expect(writeChatCompletionsResponse(RESULT).choices[0].message).not.toHaveProperty('thinking_blocks');
+  });
+
   it('is read by the openai SDK as the completion it is', async () => {
     const completion = await ask(await served(200, writeChatCompletionsResponse(RESULT)));
     expect(completion.id).toBe('chatcmpl-req_01JZ9');
@@ -109,6 +138,16 @@ describe('writeChatCompletionsResponse', () => {
       'Look up Paris.',
     );
     expect(completion.usage?.completion_tokens_details?.reasoning_tokens).toBe(9);
+  });
+
+  it('the openai SDK keeps thinking_blocks on the message, ready to be sent back as they came', async () => {
+    const blocks = [
+      { type: 'thinking' as const, thinking: 'Look up Paris.', signature: 'sig-1' },
+      { type: 'redacted_thinking' as const, data: 'opaque' },
+    ];
+    const openai = await served(200, writeChatCompletionsResponse({ ...RESULT, thinkingBlocks: blocks }));
+    const message = (await ask(openai)).choices[0]!.message as { thinking_blocks?: unknown };
+    expect(message.thinking_blocks).toEqual(blocks);
   });
 
   it('is still read by the SDK behind the keep-alive whitespace of a long non-streamed request', async () => {

@@ -1,4 +1,4 @@
-import type { ChatResult, TextToolCall } from '../canonical/text-input';
+import type { ChatResult, TextThinkingBlock, TextToolCall } from '../canonical/text-input';
 
 /** The `usage` object of a completion and of the last stream chunk. */
 export interface ChatCompletionsUsage {
@@ -22,6 +22,8 @@ export interface ChatCompletionBody {
         role: 'assistant';
         content: string | null;
         reasoning_content?: string;
+        /** LiteLLM's field: the signed reasoning blocks, sent back as they are on the next turn. */
+        thinking_blocks?: TextThinkingBlock[];
         tool_calls?: TextToolCall[];
         refusal: null;
       };
@@ -54,8 +56,11 @@ export function chatCompletionsUsage(usage: ChatResult['usage']): ChatCompletion
 /**
  * The non-streamed body. `content` is null when the answer has no text (as OpenAI sends a tool-call answer; the
  * stream writer opens such an answer with `content: null` too, so both assemble to the same message);
- * `reasoning_content` appears only when there was reasoning text; `refusal: null` is kept because the SDK's
- * message type has it; no `system_fingerprint` and no `logprobs` (spec).
+ * `reasoning_content` appears only when there was reasoning text (all of it, signed or not), `thinking_blocks`
+ * only when the upstream signed its reasoning (LiteLLM's convention: `{type: 'thinking', thinking, signature}` and
+ * `{type: 'redacted_thinking', data}`, in order; a client sends them back on the assistant message of its next
+ * turn); `refusal: null` is kept because the SDK's message type has it; no `system_fingerprint` and no
+ * `logprobs` (spec).
  */
 export function writeChatCompletionsResponse(result: ChatResult): ChatCompletionBody {
   const message: ChatCompletionBody['choices'][0]['message'] = {
@@ -64,6 +69,8 @@ export function writeChatCompletionsResponse(result: ChatResult): ChatCompletion
     refusal: null,
   };
   if (result.reasoning !== '') message.reasoning_content = result.reasoning;
+  if (result.thinkingBlocks.length > 0)
+    message.thinking_blocks = result.thinkingBlocks.map((b) => ({ ...b }));
   if (result.toolCalls.length > 0) {
     message.tool_calls = result.toolCalls.map((call, index) => ({
       id: call.id === '' ? fallbackToolCallId(result.id, index) : call.id,

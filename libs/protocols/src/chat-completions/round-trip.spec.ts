@@ -3,6 +3,7 @@ import type {
   TextContentPart,
   TextInput,
   TextMessage,
+  TextThinkingBlock,
   TextTool,
   TextToolCall,
 } from '../canonical/text-input';
@@ -38,6 +39,16 @@ const toolCall: fc.Arbitrary<TextToolCall> = fc.record({
   function: fc.record({ name: text, arguments: text }),
 });
 
+/** A signed block as Anthropic sends it: any text, a non-empty signature; or a redacted block's data. */
+const thinkingBlock: fc.Arbitrary<TextThinkingBlock> = fc.oneof(
+  fc.record({
+    type: fc.constant('thinking' as const),
+    thinking: text,
+    signature: fc.string({ minLength: 1 }),
+  }),
+  fc.record({ type: fc.constant('redacted_thinking' as const), data: fc.string({ minLength: 1 }) }),
+);
+
 const message: fc.Arbitrary<TextMessage> = fc.oneof(
   fc.record(
     {
@@ -53,6 +64,8 @@ const message: fc.Arbitrary<TextMessage> = fc.oneof(
       content: fc.oneof(text, fc.array(textPart, { maxLength: 2 }), fc.constant(null)),
       name: text,
       tool_calls: fc.array(toolCall, { maxLength: 3 }),
+      reasoning_content: text,
+      thinking_blocks: fc.array(thinkingBlock, { maxLength: 3 }),
     },
     { requiredKeys: ['role', 'content'] },
   ),

@@ -10,9 +10,10 @@ import { ChatCompletionsStreamWriter } from './stream';
 const BASE = { id: 'req_P', model: 'acme/m1', created: 1767225600 };
 
 /**
- * Any canonical event sequence an adapter produces (text and reasoning deltas in any order, tool calls one after
- * the other with their id and name on the first fragment, usage, one finish), streamed by the writer and read
- * back by the openai SDK's own SSE parser and chunk accumulator, gives the message of the non-streamed body.
+ * Any canonical event sequence an adapter produces (text and reasoning deltas, signatures and redacted reasoning
+ * in any order, tool calls one after the other with their id and name on the first fragment, usage, one finish),
+ * streamed by the writer and read back by the openai SDK's own SSE parser and chunk accumulator, gives the message
+ * of the non-streamed body; the thinking blocks collected from the chunks are the body's `thinking_blocks`.
  */
 const delta = fc.string({ minLength: 1, maxLength: 8 });
 const call = (index: number) =>
@@ -34,6 +35,8 @@ const events = fc
       fc.oneof(
         delta.map((d): ChatEvent => ({ type: 'text', delta: d })),
         delta.map((d): ChatEvent => ({ type: 'reasoning', delta: d })),
+        delta.map((d): ChatEvent => ({ type: 'reasoning_signature', signature: d })),
+        delta.map((d): ChatEvent => ({ type: 'redacted_reasoning', data: d })),
       ),
       { maxLength: 6 },
     ),
@@ -89,6 +92,10 @@ describe('ChatCompletionsStreamWriter read back by the openai SDK (property)', (
           .map((c) => (c.delta as { reasoning_content?: string }).reasoning_content ?? '')
           .join('');
         expect(reasoning).toBe(result.reasoning);
+        const blocks = seen
+          .flatMap((c) => c.choices)
+          .flatMap((c) => (c.delta as { thinking_blocks?: unknown[] }).thinking_blocks ?? []);
+        expect(blocks).toEqual(body.choices[0].message.thinking_blocks ?? []);
         expect(seen.flatMap((c) => c.choices).filter((c) => c.finish_reason !== null)).toHaveLength(1);
         if (includeUsage) expect(final.usage).toEqual(body.usage);
         else expect(seen.every((c) => !('usage' in c))).toBe(true);

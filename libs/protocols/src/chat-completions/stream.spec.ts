@@ -32,6 +32,23 @@ const SEQUENTIAL_EVENTS: ChatEvent[] = [
   { type: 'finish', reason: 'tool_calls' },
 ];
 
+/** Anthropic-style signed reasoning: two thinking blocks (each closed by its signature), a redacted one, a call. */
+const SIGNED_EVENTS: ChatEvent[] = [
+  { type: 'reasoning', delta: 'The user wants ' },
+  { type: 'reasoning', delta: 'the weather.' },
+  { type: 'reasoning_signature', signature: 'EqQBCkgIARABGAIiQL2UoU0b1OHYi' },
+  { type: 'redacted_reasoning', data: 'EmwKAhgBEgy3va3pzix' },
+  { type: 'reasoning', delta: 'Call the tool.' },
+  { type: 'reasoning_signature', signature: 'ErUBCkYIBhgCIkAgx' },
+  { type: 'tool_call', index: 0, id: 'toolu_1', name: 'get_weather', argumentsDelta: '{"city":"Paris"}' },
+  { type: 'finish', reason: 'tool_calls' },
+];
+const SIGNED_BLOCKS = [
+  { type: 'thinking', thinking: 'The user wants the weather.', signature: 'EqQBCkgIARABGAIiQL2UoU0b1OHYi' },
+  { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' },
+  { type: 'thinking', thinking: 'Call the tool.', signature: 'ErUBCkYIBhgCIkAgx' },
+];
+
 function frames(events: ChatEvent[], includeUsage: boolean): string[] {
   const writer = new ChatCompletionsStreamWriter(BASE, { includeUsage });
   return [
@@ -103,6 +120,38 @@ describe('ChatCompletionsStreamWriter: the frames', () => {
       { tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] },
       {},
     ]);
+  });
+
+  it('writes each signed block whole, once, in delta.thinking_blocks when its signature (or the block) comes', () => {
+    const deltas = payloads(frames(SIGNED_EVENTS, false)).map(
+      (c) => (c['choices'] as { delta: Record<string, unknown> }[])[0]?.delta,
+    );
+    expect(deltas).toEqual([
+      { role: 'assistant', content: null, reasoning_content: 'The user wants ' },
+      { reasoning_content: 'the weather.' },
+      { thinking_blocks: [SIGNED_BLOCKS[0]] },
+      { thinking_blocks: [SIGNED_BLOCKS[1]] },
+      { reasoning_content: 'Call the tool.' },
+      { thinking_blocks: [SIGNED_BLOCKS[2]] },
+      {
+        tool_calls: [
+          {
+            index: 0,
+            id: 'toolu_1',
+            type: 'function',
+            function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+          },
+        ],
+      },
+      {},
+    ]);
+    // A redacted block first still opens the answer with the role.
+    const first = payloads(frames([{ type: 'redacted_reasoning', data: 'x' }], false))[0]!;
+    expect((first['choices'] as { delta: unknown }[])[0]?.delta).toEqual({
+      role: 'assistant',
+      content: null,
+      thinking_blocks: [{ type: 'redacted_thinking', data: 'x' }],
+    });
   });
 
   it('with include_usage: usage null on every chunk, then one chunk with no choices and the final usage', () => {
@@ -354,6 +403,56 @@ describe('ChatCompletionsStreamWriter read by the official openai SDK over HTTP'
       },
       { role: 'tool', tool_call_id: 'call_w', content: '{"city":"Paris","temp":21}' },
     ]);
+  });
+
+  it('signed reasoning: collected from the chunks, the blocks go back on the next turn and map unchanged', async () => {
+    const answer: ChatEvent[] = [
+      { type: 'text', delta: 'Sunny.' },
+      { type: 'finish', reason: 'stop' },
+    ];
+    const openai = await client([frames(SIGNED_EVENTS, false), frames(answer, false)]);
+    const question = { role: 'user' as const, content: 'Weather in Paris?' };
+    const stream = await openai.chat.completions.create({
+      model: BASE.model,
+      messages: [question],
+      stream: true,
+    });
+    // What a client of LiteLLM's convention does: join reasoning_content, collect thinking_blocks in order.
+    let reasoning = '';
+    const blocks: unknown[] = [];
+    const calls: { id: string; type: 'function'; function: { name: string; arguments: string } }[] = [];
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta as
+        | (ChatCompletionChunk.Choice.Delta & { reasoning_content?: string; thinking_blocks?: unknown[] })
+        | undefined;
+      reasoning += delta?.reasoning_content ?? '';
+      blocks.push(...(delta?.thinking_blocks ?? []));
+      for (const call of delta?.tool_calls ?? []) {
+        calls[call.index] = {
+          id: call.id!,
+          type: 'function',
+          function: { name: call.function!.name!, arguments: call.function!.arguments! },
+        };
+      }
+    }
+    expect(reasoning).toBe('The user wants the weather.Call the tool.');
+    expect(blocks).toEqual(SIGNED_BLOCKS);
+    expect(blocks).toEqual(aggregate(SIGNED_EVENTS, BASE).thinkingBlocks);
+
+    const assistant = {
+      role: 'assistant' as const,
+      content: null,
+      tool_calls: calls,
+      reasoning_content: reasoning,
+      thinking_blocks: blocks,
+    };
+    await openai.chat.completions.create({
+      model: BASE.model,
+      messages: [question, assistant, { role: 'tool', tool_call_id: 'toolu_1', content: '21 C' }],
+    });
+    const followUp = mapChatCompletionsRequest(server!.bodies[1]);
+    expect(followUp.input.messages[1]).toEqual({ ...assistant, thinking_blocks: SIGNED_BLOCKS });
+    expect(followUp.ignored).toEqual([]);
   });
 
   it('raises a failure after the start as an APIError with the code, param and type of our error chunk', async () => {

@@ -1,4 +1,4 @@
-import type { ChatEvent } from '@gen/contracts';
+import { ThinkingBlocks, type ChatEvent } from '@gen/contracts';
 import type { ChatResult, ProtocolError, StreamWriter } from '../canonical/text-input';
 import { writeChatCompletionsError } from './error';
 import { chatCompletionId, chatCompletionsUsage, fallbackToolCallId } from './response';
@@ -19,6 +19,12 @@ type Delta = Record<string, unknown>;
  *   fragment (or reasoning delta) otherwise, so that the SDK's assembled message has the `content` of the
  *   non-streamed body (null when the answer has no text);
  * - text goes in `delta.content`, reasoning in `delta.reasoning_content`;
+ * - a signed reasoning block goes whole, once, in `delta.thinking_blocks` (a list of that one block) when its
+ *   signature arrives, and a redacted block when it arrives: collected across chunks in order, they are the
+ *   `thinking_blocks` of the non-streamed body. (LiteLLM repeats each thinking delta in `thinking_blocks` and
+ *   sends the signature as a block of empty text; its stream builder joins those pieces, and joins a whole block
+ *   the same way, while a client that simply collects the entries gets the right blocks only from whole ones.
+ *   The text is in `reasoning_content` already, so each block is written once, complete);
  * - tool calls go in `delta.tool_calls` fragments by index: the first fragment of an index carries `id`, `type`
  *   and `function.name`, later ones only `function.arguments`, in the order the events come (the upstreams send
  *   one call after the other, which the SDK's per-call `done` events assume; fragments that interleave are still
@@ -32,6 +38,7 @@ type Delta = Record<string, unknown>;
 export class ChatCompletionsStreamWriter implements StreamWriter {
   private readonly id: string;
   private readonly started = new Set<number>();
+  private readonly thinking = new ThinkingBlocks();
   private opened = false;
   private finished = false;
 
@@ -49,11 +56,16 @@ export class ChatCompletionsStreamWriter implements StreamWriter {
 
   event(event: ChatEvent): string[] {
     if (this.finished) return [];
+    this.thinking.add(event);
     switch (event.type) {
       case 'text':
         return event.delta === '' ? [] : [...this.open(), this.chunk({ content: event.delta })];
       case 'reasoning':
         return event.delta === '' ? [] : [this.chunkOpening({ reasoning_content: event.delta })];
+      case 'reasoning_signature':
+      case 'redacted_reasoning':
+        // The block the event closed (or the redacted block itself), whole.
+        return [this.chunkOpening({ thinking_blocks: [{ ...this.thinking.blocks.at(-1)! }] })];
       case 'tool_call':
         return [this.chunkOpening({ tool_calls: [this.toolCallFragment(event)] })];
       case 'usage':
@@ -91,7 +103,7 @@ export class ChatCompletionsStreamWriter implements StreamWriter {
   }
 
   /**
-   * A reasoning or tool call delta; the first one of the stream also carries the role and `content: null`, so that
+   * A reasoning, thinking block or tool call delta; the first one of the stream also carries the role and `content: null`, so that
    * an answer without text assembles to `content: null` (the SDK keeps the first content it sees).
    */
   private chunkOpening(delta: Delta): string {

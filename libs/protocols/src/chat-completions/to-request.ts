@@ -3,7 +3,8 @@ import type { TextInput } from '../canonical/text-input';
 /**
  * A canonical input written as a chat-completions body: the inverse of `mapChatCompletionsRequest` (tests, and
  * callers that replay a task through the protocol). The canonical input is chat-completions-shaped, so fields
- * keep their names; `max_tokens` is written as `max_completion_tokens`, the name current SDKs send.
+ * keep their names (an assistant message's `reasoning_content` and `thinking_blocks` too, as our answers write
+ * them); `max_tokens` is written as `max_completion_tokens`, the name current SDKs send.
  */
 export function toChatCompletionsRequest(
   input: TextInput,

@@ -1,3 +1,4 @@
+import { thinkingBlockOfToken, TurnReasoning } from '../canonical/reasoning';
 import {
   ProtocolError,
   type TextContentPart,
@@ -62,13 +63,13 @@ export function systemMessage(field: Field): TextMessage {
 
 /**
  * `contents` as canonical messages. A `model` turn becomes one assistant message (its text parts joined, its
- * `functionCall`s as tool calls, thought parts and thought signatures dropped: reasoning is not replayed); a `user`
- * turn becomes its `functionResponse`s as tool messages, then its other parts as one user message. A call without
+ * `functionCall`s as tool calls, its reasoning as `modelTurn` reads it); a `user` turn becomes its
+ * `functionResponse`s as tool messages, then its other parts as one user message. A call without
  * an `id` gets `call_<n>`, n counting the calls of the conversation from 0, so the same history always gets the
  * same ids; a response is matched to the previous model turn's unanswered call by `id` when it has one, else by
  * name, in order. Roles must alternate (spec rule 6); an absent role is `user`, as the API treats it.
  */
-export function contentMessages(field: Field): TextMessage[] {
+export function contentMessages(field: Field, ignored: string[] = []): TextMessage[] {
   const contents = arrayOf(field);
   if (contents.length === 0) throw invalid(field.path);
   const messages: TextMessage[] = [];
@@ -96,7 +97,7 @@ export function contentMessages(field: Field): TextMessage[] {
     if (parts.length === 0) throw invalid(fields.parts.path);
     const partPath = (i: number): string => join(fields.parts!.path, i);
     if (role === 'model') {
-      const turn = modelTurn(parts, partPath, callCount);
+      const turn = modelTurn(parts, partPath, callCount, ignored);
       callCount += turn.calls.length;
       pending = turn.calls.map((call) => ({ id: call.id, name: call.function.name, answered: false }));
       messages.push(turn.message);
@@ -108,22 +109,38 @@ export function contentMessages(field: Field): TextMessage[] {
   return messages;
 }
 
+/**
+ * A model turn's parts as one assistant message. Thought parts (`thought: true`) are its reasoning text: joined,
+ * the message's `reasoning_content`. A `thoughtSignature` that is a token of ours (see `signaturePart`) gives back
+ * its signed block, which joins the message's `thinking_blocks` in order, unchanged; any other signature (Gemini's
+ * own, from a conversation that began there, or Google's documented placeholder) means nothing to an upstream
+ * here and is ignored, named in `ignored`.
+ */
 function modelTurn(
   parts: unknown[],
   partPath: (i: number) => string,
   firstCall: number,
+  ignored: string[],
 ): { message: TextMessage; calls: TextToolCall[] } {
   let text: string | undefined;
   const calls: TextToolCall[] = [];
+  const reasoning = new TurnReasoning();
   parts.forEach((part, index) => {
     const path = partPath(index);
     const fields = fieldsOf(part, path, PART_FIELDS);
     const data = dataField(fields, path);
     if (fields.thought && typeof fields.thought.value !== 'boolean') throw invalid(fields.thought.path);
+    if (fields.thoughtSignature) {
+      const signature = fields.thoughtSignature;
+      const block = thinkingBlockOfToken(stringOf(signature), signature.path);
+      if (block) reasoning.block(block);
+      else ignored.push(signature.path);
+    }
     if (!data) return;
     if (data.name === 'text') {
       const value = stringOf(data.field);
-      if (fields.thought?.value !== true) text = (text ?? '') + value;
+      if (fields.thought?.value === true) reasoning.text(value);
+      else text = (text ?? '') + value;
     } else if (data.name === 'functionCall') {
       calls.push(toolCall(data.field, `call_${firstCall + calls.length}`));
     } else if (data.name === 'functionResponse') {
@@ -134,7 +151,7 @@ function modelTurn(
   });
   const message: TextMessage = { role: 'assistant', content: text ?? (calls.length ? null : '') };
   if (calls.length) message.tool_calls = calls;
-  return { message, calls };
+  return { message: reasoning.applyTo(message), calls };
 }
 
 function userTurn(parts: unknown[], partPath: (i: number) => string, pending: PendingCall[]): TextMessage[] {

@@ -1,3 +1,4 @@
+import { thinkingToken } from '../canonical/reasoning';
 import { ProtocolError } from '../canonical/text-input';
 import { includesThoughts, mapGenerateContentRequest } from './request';
 
@@ -181,26 +182,77 @@ describe('mapGenerateContentRequest: accepted shapes', () => {
     ]);
   });
 
-  it('drops thought parts and thought signatures of model turns: reasoning is not replayed', () => {
-    const { input } = map({
+  it('reads thought parts as reasoning_content and ignores signatures that are not ours, naming them', () => {
+    const mapped = map({
       contents: [
         USER,
         {
           role: 'model',
           parts: [
-            { text: 'secret plan', thought: true },
+            { text: 'secret ', thought: true },
+            { text: 'plan', thought: true },
             { text: 'Hello', thoughtSignature: 'c2lnbmF0dXJl' },
-            { thoughtSignature: 'b3RoZXI=' },
+            { thoughtSignature: 'skip_thought_signature_validator' },
           ],
         },
         { role: 'user', parts: [{ text: 'Bye' }] },
       ],
     });
-    expect(input.messages).toEqual([
+    expect(mapped.input.messages).toEqual([
       { role: 'user', content: 'Hi' },
-      { role: 'assistant', content: 'Hello' },
+      { role: 'assistant', content: 'Hello', reasoning_content: 'secret plan' },
       { role: 'user', content: 'Bye' },
     ]);
+    expect(mapped.ignored).toEqual([
+      'contents.1.parts.2.thoughtSignature',
+      'contents.1.parts.3.thoughtSignature',
+    ]);
+  });
+
+  it('gives back the signed blocks of our signature parts, in order and unchanged', () => {
+    const signed = { type: 'thinking' as const, thinking: 'Call the tool.', signature: 'EqQBCkgIARAB' };
+    const redacted = { type: 'redacted_thinking' as const, data: 'EmwKAhgBEgy3' };
+    const mapped = map({
+      contents: [
+        USER,
+        {
+          role: 'model',
+          parts: [
+            { text: 'Call the tool.', thought: true },
+            { thoughtSignature: thinkingToken(signed) },
+            { thought_signature: thinkingToken(redacted) },
+            { functionCall: { id: 'toolu_1', name: 'weather', args: { city: 'Paris' } } },
+          ],
+        },
+        {
+          role: 'user',
+          parts: [{ functionResponse: { id: 'toolu_1', name: 'weather', response: { output: '21 C' } } }],
+        },
+      ],
+    });
+    expect(mapped.input.messages[1]).toEqual({
+      role: 'assistant',
+      content: null,
+      reasoning_content: 'Call the tool.',
+      thinking_blocks: [signed, redacted],
+      tool_calls: [
+        { id: 'toolu_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } },
+      ],
+    });
+    expect(mapped.ignored).toEqual([]);
+  });
+
+  it('refuses a signature of ours that was altered, and a signature that is not a string, at its path', () => {
+    const broken = Buffer.from('thinking-block/1\n{"type":"redacted_thinking"}').toString('base64');
+    const at = (part: unknown) => refusal({ contents: [USER, { role: 'model', parts: [part] }] });
+    expect(at({ text: 'x', thoughtSignature: broken })).toMatchObject({
+      code: 'invalid_request',
+      param: 'contents.1.parts.0.thoughtSignature',
+    });
+    expect(at({ thoughtSignature: 5 })).toMatchObject({
+      code: 'invalid_request',
+      param: 'contents.1.parts.0.thoughtSignature',
+    });
   });
 
   it.each([

@@ -84,7 +84,7 @@ export function mapGenerateContentRequest(body: unknown, context: GenerateConten
   const ignored: string[] = [];
   if (fields.safetySettings) ignored.push(fields.safetySettings.path);
   if (fields.systemInstruction) input.messages.push(systemMessage(fields.systemInstruction));
-  input.messages.push(...contentMessages(fields.contents));
+  input.messages.push(...contentMessages(fields.contents, ignored));
   if (fields.generationConfig) readGenerationConfig(fields.generationConfig, input, paths, ignored);
   if (fields.reasoning) {
     if (paths.reasoning_effort) throw conflicting(paths.reasoning_effort, fields.reasoning.path);

@@ -1,5 +1,6 @@
 import type { FinishReason } from '@gen/contracts';
-import type { ChatResult, TextToolCall } from '../canonical/text-input';
+import { thinkingToken, unsignedReasoning } from '../canonical/reasoning';
+import type { ChatResult, TextThinkingBlock, TextToolCall } from '../canonical/text-input';
 import type { Json } from './fields';
 
 /** How a response is written: thought parts appear only when the request asked (`thinkingConfig.includeThoughts`). */
@@ -45,6 +46,35 @@ export function functionCallPart(call: TextToolCall): Json {
   return { functionCall };
 }
 
+/**
+ * The part that carries a signed reasoning block: `thoughtSignature` alone, holding the block as a token (see
+ * `thinkingToken`; base64, as Gemini's own signatures are). Gemini returns its signatures whether or not the
+ * request asked for thoughts and tells clients to send every part of a model turn back as it came; a client doing
+ * so gives the block back, which is what Anthropic needs on the next turn of a tool loop. It is a part of its
+ * own, after the block's thought text when thoughts are shown, because a stream has written that text before the
+ * signature arrives; a redacted block has only this part.
+ */
+export function signaturePart(block: TextThinkingBlock): Json {
+  return { thoughtSignature: thinkingToken(block) };
+}
+
+/**
+ * The reasoning parts of an answer, in order: per signed block its thought text (when thoughts are shown and it
+ * has any) and its signature part, then the reasoning no signature closed as a thought part (when shown).
+ */
+export function reasoningParts(result: ChatResult, includeThoughts: boolean): Json[] {
+  const parts: Json[] = [];
+  for (const block of result.thinkingBlocks) {
+    if (includeThoughts && block.type === 'thinking' && block.thinking !== '') {
+      parts.push({ text: block.thinking, thought: true });
+    }
+    parts.push(signaturePart(block));
+  }
+  const unsigned = unsignedReasoning(result);
+  if (includeThoughts && unsigned !== '') parts.push({ text: unsigned, thought: true });
+  return parts;
+}
+
 /** Tool calls end a Gemini turn with STOP (it has no tool-call reason); a content filter is SAFETY. */
 export function finishReasonOf(reason: FinishReason): string {
   switch (reason) {
@@ -75,16 +105,16 @@ export function usageMetadataOf(usage: ChatResult['usage']): GenerateContentUsag
 }
 
 /**
- * The non-streamed GenerateContentResponse: one candidate (index 0) whose parts are the thought text (when asked
- * for), the text, then one `functionCall` per tool call with its arguments parsed; `modelVersion` is the model id
- * the client asked for, `responseId` the result's id.
+ * The non-streamed GenerateContentResponse: one candidate (index 0) whose parts are the reasoning (see
+ * `reasoningParts`: thought text only when asked for, signatures always), the text, then one `functionCall` per
+ * tool call with its arguments parsed; `modelVersion` is the model id the client asked for, `responseId` the
+ * result's id.
  */
 export function writeGenerateContentResponse(
   result: ChatResult,
   options: GenerateContentWriteOptions = {},
 ): GenerateContentResponse {
-  const parts: Json[] = [];
-  if (options.includeThoughts && result.reasoning) parts.push({ text: result.reasoning, thought: true });
+  const parts: Json[] = reasoningParts(result, options.includeThoughts === true);
   if (result.text) parts.push({ text: result.text });
   parts.push(...result.toolCalls.map(functionCallPart));
   return {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { TextContentPart, TextInput, TextMessage, TextTool } from '../canonical/text-input';
+import { assistantReasoning } from '../canonical/testing/reasoning-arbitrary';
 import { mapGenerateContentRequest } from './request';
 import { toGenerateContentRequest } from './to-request';
 
@@ -8,7 +9,8 @@ import { toGenerateContentRequest } from './to-request';
  * message; an assistant answer, with tool calls answered by tool messages). Left out because generate content
  * cannot say them (see toGenerateContentRequest): min_p, top_a, repetition_penalty, parallel_tool_calls, message
  * names, image detail, a stop string (it becomes a list), a json_schema name other than `response`, a lone text
- * part as a list (it becomes a string), and two user messages in a row (they share one turn).
+ * part as a list (it becomes a string), two user messages in a row (they share one turn), and a reasoning_content
+ * other than the thinking blocks' text and more (see assistantReasoning).
  */
 const text = fc.string({ maxLength: 12 });
 const image: fc.Arbitrary<TextContentPart> = fc.oneof(
@@ -46,6 +48,7 @@ interface Exchange {
   user: TextMessage['content'];
   answer?: {
     content: string | null;
+    reasoning?: Pick<TextMessage, 'reasoning_content' | 'thinking_blocks'>;
     calls: { name: string; args: string }[];
     results: string[];
     order: number[];
@@ -59,6 +62,7 @@ const exchange: fc.Arbitrary<Exchange> = fc.record(
       .chain((calls) =>
         fc.record({
           content: calls.length ? fc.option(text, { nil: null }) : text,
+          reasoning: fc.option(assistantReasoning, { nil: undefined }),
           calls: fc.constant(calls),
           results: fc.array(text, { minLength: calls.length, maxLength: calls.length }),
           order: fc.shuffledSubarray(
@@ -78,7 +82,7 @@ function messagesOf(system: string | undefined, exchanges: Exchange[]): TextMess
     messages.push({ role: 'user', content: user });
     if (!answer) break;
     const ids = answer.calls.map(() => `id_${callCount++}`);
-    const assistant: TextMessage = { role: 'assistant', content: answer.content };
+    const assistant: TextMessage = { role: 'assistant', content: answer.content, ...answer.reasoning };
     if (answer.calls.length) {
       assistant.tool_calls = answer.calls.map((call, i) => ({
         id: ids[i]!,

@@ -1,6 +1,7 @@
 import { ApiError, GoogleGenAI, Type, FunctionCallingConfigMode } from '@google/genai';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { thinkingToken } from '../canonical/reasoning';
 import { ProtocolError, aggregate, type ChatResult } from '../canonical/text-input';
 import type { ChatEvent } from '@gen/contracts';
 import {
@@ -91,6 +92,24 @@ const TOOL_EVENTS: ChatEvent[] = [
   { type: 'finish', reason: 'tool_calls' },
 ];
 const toolResult = (): ChatResult => aggregate(TOOL_EVENTS, BASE);
+/** Claude's extended thinking with a tool: a signed thinking block, a redacted one, text, a call. */
+const SIGNED_EVENTS: ChatEvent[] = [
+  { type: 'reasoning', delta: 'Paris weather: ' },
+  { type: 'reasoning', delta: 'call the tool.' },
+  { type: 'reasoning_signature', signature: 'EqQBCkgIARABGAIiQL2UoU0b1OHYi' },
+  { type: 'redacted_reasoning', data: 'EmwKAhgBEgy3va3pzix' },
+  { type: 'text', delta: 'Checking.' },
+  { type: 'tool_call', index: 0, id: 'toolu_a', name: 'get_weather', argumentsDelta: '{"city":"Paris"}' },
+  { type: 'finish', reason: 'tool_calls' },
+];
+const SIGNED_BLOCKS = [
+  {
+    type: 'thinking' as const,
+    thinking: 'Paris weather: call the tool.',
+    signature: 'EqQBCkgIARABGAIiQL2UoU0b1OHYi',
+  },
+  { type: 'redacted_thinking' as const, data: 'EmwKAhgBEgy3va3pzix' },
+];
 const USAGE_METADATA = {
   promptTokenCount: 120,
   candidatesTokenCount: 15,
@@ -335,6 +354,79 @@ describe('generate content through the @google/genai SDK', () => {
     expect((failure as ApiError).status).toBe(status);
     expect(JSON.parse((failure as ApiError).message)).toEqual(body);
     expect(server.seen).toHaveLength(1);
+  });
+
+  it('signed reasoning: thought text when asked, a signature part per block; sent back, the blocks map unchanged', async () => {
+    const writer = new GenerateContentSseWriter(BASE, { includeThoughts: true });
+    const result = aggregate(SIGNED_EVENTS, BASE);
+    const frames = [...SIGNED_EVENTS.flatMap((e) => writer.event(e)), ...writer.end(result)];
+    server.reply({ status: 200, headers: { 'content-type': 'text/event-stream' }, pieces: frames });
+    const chunks = [];
+    for await (const chunk of await ai.models.generateContentStream({ model: MODEL, contents: 'Weather?' })) {
+      chunks.push(chunk);
+    }
+    const parts = chunks.flatMap((c) => c.candidates?.[0]?.content?.parts ?? []);
+    expect(parts).toEqual([
+      { text: 'Paris weather: ', thought: true },
+      { text: 'call the tool.', thought: true },
+      { thoughtSignature: thinkingToken(SIGNED_BLOCKS[0]!) },
+      { thoughtSignature: thinkingToken(SIGNED_BLOCKS[1]!) },
+      { text: 'Checking.' },
+      { functionCall: { id: 'toolu_a', name: 'get_weather', args: { city: 'Paris' } } },
+    ]);
+    // The non-streamed answer has the same parts, the thought text whole.
+    expect(
+      writeGenerateContentResponse(result, { includeThoughts: true }).candidates[0]?.content.parts,
+    ).toEqual([{ text: 'Paris weather: call the tool.', thought: true }, ...parts.slice(2)]);
+
+    // Google's rule for function calling: the model turn goes back with all its parts, as they came.
+    server.reply({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      pieces: [
+        JSON.stringify(writeGenerateContentResponse(aggregate([{ type: 'text', delta: 'Sunny.' }], BASE))),
+      ],
+    });
+    await ai.models.generateContent({
+      model: MODEL,
+      contents: [
+        { role: 'user', parts: [{ text: 'Weather?' }] },
+        { role: 'model', parts },
+        {
+          role: 'user',
+          parts: [{ functionResponse: { id: 'toolu_a', name: 'get_weather', response: { output: '21 C' } } }],
+        },
+      ],
+    });
+    const mapped = mapGenerateContentRequest(server.seen[1]?.body, { model: MODEL, stream: false });
+    expect(mapped.input.messages[1]).toEqual({
+      role: 'assistant',
+      content: 'Checking.',
+      reasoning_content: 'Paris weather: call the tool.',
+      thinking_blocks: SIGNED_BLOCKS,
+      tool_calls: [
+        { id: 'toolu_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+      ],
+    });
+    expect(mapped.ignored).toEqual([]);
+  });
+
+  it('signed reasoning without includeThoughts: no thought text, the signature parts still there', async () => {
+    server.reply({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      pieces: [JSON.stringify(writeGenerateContentResponse(aggregate(SIGNED_EVENTS, BASE)))],
+    });
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const response = await ai.models.generateContent({ model: MODEL, contents: 'Weather?' });
+    warn.mockRestore();
+    expect(response.text).toBe('Checking.');
+    expect(response.candidates?.[0]?.content?.parts).toEqual([
+      { thoughtSignature: thinkingToken(SIGNED_BLOCKS[0]!) },
+      { thoughtSignature: thinkingToken(SIGNED_BLOCKS[1]!) },
+      { text: 'Checking.' },
+      { functionCall: { id: 'toolu_a', name: 'get_weather', args: { city: 'Paris' } } },
+    ]);
   });
 
   it('a refused field carries its path as a BadRequest field violation', () => {

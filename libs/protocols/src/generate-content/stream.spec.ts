@@ -6,13 +6,23 @@ import { GenerateContentArrayWriter, GenerateContentSseWriter, generateContentSt
 
 const BASE = { id: 'req_X', model: 'acme/m', created: 0 };
 
-/** Canonical event streams as adapters produce them: deltas, tool call fragments by index, usage, finish. */
+/**
+ * Canonical event streams as adapters produce them: deltas, signatures and redacted reasoning, tool call fragments
+ * by index, usage, finish.
+ */
 const events: fc.Arbitrary<ChatEvent[]> = fc
   .tuple(
     fc.array(
       fc.oneof(
         fc.string({ maxLength: 6 }).map((delta) => ({ type: 'text' as const, delta })),
         fc.string({ maxLength: 6 }).map((delta) => ({ type: 'reasoning' as const, delta })),
+        fc.string({ minLength: 1, maxLength: 6 }).map((signature) => ({
+          type: 'reasoning_signature' as const,
+          signature,
+        })),
+        fc
+          .string({ minLength: 1, maxLength: 6 })
+          .map((data) => ({ type: 'redacted_reasoning' as const, data })),
       ),
       { maxLength: 8 },
     ),
@@ -90,6 +100,13 @@ describe('generate content stream writers', () => {
         expect(join(false)).toBe(wholeText(false));
         expect(join(true)).toBe(wholeText(true));
         expect(parts.filter((p) => p['functionCall'])).toEqual(wholeParts.filter((p) => p['functionCall']));
+        // Each signed block once, in order, thoughts shown or not.
+        expect(parts.filter((p) => p['thoughtSignature'])).toEqual(
+          wholeParts.filter((p) => p['thoughtSignature']),
+        );
+        expect(parts.filter((p) => p['thoughtSignature']).length).toBe(
+          aggregate(stream, BASE).thinkingBlocks.length,
+        );
         // Only the last chunk finishes and reports usage; every chunk names the response.
         expect(sseChunks.map((c) => c.candidates[0]!.finishReason !== undefined)).toEqual(
           sseChunks.map((_, i) => i === sseChunks.length - 1),

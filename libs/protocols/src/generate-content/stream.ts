@@ -1,10 +1,11 @@
-import type { ChatEvent } from '@gen/contracts';
+import { ThinkingBlocks, type ChatEvent } from '@gen/contracts';
 import type { ChatResult, ProtocolError, StreamWriter } from '../canonical/text-input';
 import { writeGenerateContentError } from './error';
 import type { Json } from './fields';
 import {
   finishReasonOf,
   functionCallPart,
+  signaturePart,
   usageMetadataOf,
   type GenerateContentResponse,
   type GenerateContentWriteOptions,
@@ -15,12 +16,15 @@ export type GenerateContentStreamBase = Pick<ChatResult, 'id' | 'model'>;
 
 /**
  * The chunks of streamGenerateContent, each a GenerateContentResponse: one per text (or, when asked for, thought)
- * delta; the function calls, whole with parsed arguments, then `finishReason` and `usageMetadata` in the last
- * chunk (Gemini has no end marker: the last chunk is the one with a finishReason). A failure after the start is
- * one chunk carrying Google's `error` object. Subclasses only frame the chunks.
+ * delta; one per signed reasoning block when its signature (or the redacted block) arrives, holding its signature
+ * part (see `signaturePart`), thoughts asked for or not; the function calls, whole with parsed arguments, then
+ * `finishReason` and `usageMetadata` in the last chunk (Gemini has no end marker: the last chunk is the one with
+ * a finishReason). A failure after the start is one chunk carrying Google's `error` object. Subclasses only frame
+ * the chunks.
  */
 abstract class GenerateContentChunks implements StreamWriter {
   abstract readonly contentType: string;
+  private readonly thinking = new ThinkingBlocks();
 
   constructor(
     private readonly base: GenerateContentStreamBase,
@@ -32,6 +36,7 @@ abstract class GenerateContentChunks implements StreamWriter {
   }
 
   event(event: ChatEvent): string[] {
+    this.thinking.add(event);
     switch (event.type) {
       case 'text':
         return event.delta ? [this.frame(this.chunk([{ text: event.delta }]))] : [];
@@ -39,6 +44,10 @@ abstract class GenerateContentChunks implements StreamWriter {
         return event.delta && this.options.includeThoughts
           ? [this.frame(this.chunk([{ text: event.delta, thought: true }]))]
           : [];
+      case 'reasoning_signature':
+      case 'redacted_reasoning':
+        // The block this event closed (or the redacted block), whole.
+        return [this.frame(this.chunk([signaturePart(this.thinking.blocks.at(-1)!)]))];
       case 'tool_call':
       case 'usage':
       case 'finish':

@@ -1,10 +1,14 @@
+import { thinkingToken, unsignedReasoningOf } from '../canonical/reasoning';
 import type { TextContentPart, TextInput, TextMessage } from '../canonical/text-input';
 import type { Json } from './fields';
 
 /**
  * A canonical input written as a generate-content request body (the inverse of `mapGenerateContentRequest`, for
- * tests and tools). What Gemini cannot say is dropped: `min_p`, `top_a`, `repetition_penalty`,
- * `parallel_tool_calls`, message `name`, image `detail`, the `json_schema` name; system messages all go to
+ * tests and tools). An assistant message's reasoning is written as an answer of ours with thoughts shown writes
+ * it: per thinking block its thought text and its `thoughtSignature` part, then the rest of `reasoning_content`
+ * as a thought part. What Gemini cannot say is dropped: `min_p`, `top_a`, `repetition_penalty`,
+ * `parallel_tool_calls`, message `name`, image `detail`, the `json_schema` name, a `reasoning_content` that is
+ * not the thinking blocks' text followed by more; system messages all go to
  * `systemInstruction`, a `stop` string becomes a one-item list, and consecutive messages that land in one turn
  * (tool results and the user message after them) share it.
  */
@@ -84,7 +88,15 @@ function partsOf(message: TextMessage, names: Map<string, string>): Json[] {
     const response = { content: typeof message.content === 'string' ? message.content : '' };
     return [{ functionResponse: { id, name: names.get(id) ?? message.name ?? '', response } }];
   }
-  const parts = textParts(message.content);
+  const parts: Json[] = [];
+  for (const block of message.thinking_blocks ?? []) {
+    if (block.type === 'thinking' && block.thinking !== '')
+      parts.push({ text: block.thinking, thought: true });
+    parts.push({ thoughtSignature: thinkingToken(block) });
+  }
+  const unsigned = unsignedReasoningOf(message);
+  if (unsigned !== '') parts.push({ text: unsigned, thought: true });
+  parts.push(...textParts(message.content));
   for (const call of message.tool_calls ?? []) {
     names.set(call.id, call.function.name);
     const args: unknown = call.function.arguments ? JSON.parse(call.function.arguments) : {};

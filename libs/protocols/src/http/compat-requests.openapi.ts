@@ -61,6 +61,18 @@ const ChatToolCall = Type.Object({
   function: Type.Object({ name: Type.String(), arguments: Type.String() }),
 });
 
+/** A signed reasoning block of an earlier answer (Anthropic's; LiteLLM's field name), sent back unchanged. */
+const ThinkingBlock = Type.Union([
+  Type.Object(
+    { type: Type.Literal('thinking'), thinking: Type.String(), signature: Type.String({ minLength: 1 }) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { type: Type.Literal('redacted_thinking'), data: Type.String({ minLength: 1 }) },
+    { additionalProperties: false },
+  ),
+]);
+
 const ChatMessage = Type.Object(
   {
     role: Type.Union(['system', 'developer', 'user', 'assistant', 'tool'].map((r) => Type.Literal(r))),
@@ -68,12 +80,22 @@ const ChatMessage = Type.Object(
     name: Type.Optional(Type.String()),
     tool_call_id: Type.Optional(Type.String({ description: 'Role tool: the id of the call it answers.' })),
     tool_calls: Type.Optional(Type.Array(ChatToolCall, { description: 'Role assistant.' })),
+    reasoning_content: Type.Optional(
+      Type.String({ description: 'Role assistant: the reasoning text of an earlier answer, as it came.' }),
+    ),
+    thinking_blocks: Type.Optional(
+      Type.Array(ThinkingBlock, {
+        description:
+          'Role assistant: the signed reasoning blocks of an earlier answer, in order and unchanged (a model ' +
+          'that checks them, Claude, refuses a tool loop without them).',
+      }),
+    ),
   },
   {
     description:
-      'Content is required except on an assistant turn with tool calls. An assistant message’s `refusal`, ' +
-      '`annotations` and `reasoning_content` copied back from a response are ignored; other keys and part ' +
-      'types (`input_audio`, `file`) are 400 unsupported_parameter.',
+      'Content is required except on an assistant turn with tool calls. An assistant message’s `refusal` and ' +
+      '`annotations` copied back from a response are ignored; other keys and part types (`input_audio`, ' +
+      '`file`) are 400 unsupported_parameter.',
   },
 );
 
@@ -171,7 +193,33 @@ const InputItem = Type.Union([
     call_id: Type.String({ description: 'The call_id of an earlier function_call.' }),
     output: Type.Union([Type.String(), Type.Array(InputPart)]),
   }),
-  Type.Object({ type: Type.Literal('reasoning') }, { description: 'Replayed reasoning: dropped.' }),
+  Type.Object(
+    {
+      type: Type.Literal('reasoning'),
+      id: Type.Optional(Type.String()),
+      summary: Type.Optional(
+        Type.Array(Type.Object({ type: Type.Literal('summary_text'), text: Type.String() }), {
+          description: 'Joined: the turn’s reasoning text.',
+        }),
+      ),
+      content: Type.Optional(
+        Type.Array(Type.Object({ type: Type.Literal('reasoning_text'), text: Type.String() }), {
+          description: 'Read as the summary when the item has none.',
+        }),
+      ),
+      encrypted_content: Type.Optional(
+        Type.Union([Type.String(), Type.Null()], {
+          description:
+            'As an earlier output gave it: a signed reasoning block, sent back to the model unchanged (400 if ' +
+            'altered). A value of another server (OpenAI’s) is ignored (X-Service-Ignored-Params).',
+        }),
+      ),
+    },
+    {
+      description:
+        'Reasoning of an earlier output, sent back before the turn’s message and function calls, as they came.',
+    },
+  ),
 ]);
 
 export const ResponsesRequest = open(
@@ -248,8 +296,18 @@ const ContentBlock = Type.Union([
     content: Type.Optional(Type.Union([Type.String(), Type.Array(Type.Union([TextBlock, ImageBlock]))])),
   }),
   Type.Object(
-    { type: Type.Union([Type.Literal('thinking'), Type.Literal('redacted_thinking')]) },
-    { description: 'Sent back by a client: dropped.' },
+    {
+      type: Type.Literal('thinking'),
+      thinking: Type.String(),
+      signature: Type.String({
+        description: 'Empty for reasoning nobody signed (a model other than Claude): kept as text only.',
+      }),
+    },
+    { description: 'Assistant turns: sent back unchanged, in order (Claude checks the signature).' },
+  ),
+  Type.Object(
+    { type: Type.Literal('redacted_thinking'), data: Type.String({ minLength: 1 }) },
+    { description: 'Assistant turns: sent back unchanged.' },
   ),
 ]);
 
@@ -296,8 +354,18 @@ export const MessagesRequest = open(
 const Part = Type.Object(
   {
     text: Type.Optional(Type.String()),
-    thought: Type.Optional(Type.Boolean()),
-    thoughtSignature: Type.Optional(Type.String()),
+    thought: Type.Optional(
+      Type.Boolean({
+        description: 'Model turns: the text is reasoning (kept as the turn’s reasoning text).',
+      }),
+    ),
+    thoughtSignature: Type.Optional(
+      Type.String({
+        description:
+          'Model turns, as an answer gave it: a signed reasoning block, sent back to the model unchanged (400 if ' +
+          'altered). A signature of another server (Gemini’s) is ignored (X-Service-Ignored-Params).',
+      }),
+    ),
     inlineData: Type.Optional(
       Type.Object({ mimeType: Type.String(), data: Type.String({ description: 'Base64.' }) }),
     ),

@@ -1,3 +1,4 @@
+import { thinkingBlockAt, TurnReasoning } from '../canonical/reasoning';
 import type { TextContentPart, TextMessage, TextToolCall } from '../canonical/text-input';
 import { invalid, isRecord, missing, unsupportedType, type Json } from '../canonical/wire';
 
@@ -18,9 +19,9 @@ export function mapSystem(system: unknown): TextMessage {
 /**
  * Translates `messages` to canonical messages. A user turn's `tool_result` blocks become tool messages (with the
  * `tool_use_id` as tool_call_id) and its other blocks, in order, user messages of text and image_url parts; an
- * assistant turn's text blocks join into its content and its `tool_use` blocks become tool calls (input
- * serialized as the arguments). Thinking blocks a client sends back are dropped: the canonical input has no
- * place for them. Documents, file sources and server-tool blocks are refused with their dot path.
+ * assistant turn's text blocks join into its content, its `tool_use` blocks become tool calls (input
+ * serialized as the arguments) and its reasoning blocks its reasoning (see `mapAssistant`). Documents, file
+ * sources and server-tool blocks are refused with their dot path.
  */
 export function mapMessages(messages: unknown): TextMessage[] {
   if (messages === undefined) throw missing('messages');
@@ -104,18 +105,31 @@ function mapToolResult(block: Json, path: string, earlier: TextMessage[]): TextM
   return { role: 'tool', tool_call_id: block.tool_use_id, content: parts };
 }
 
-const DROPPED = new Set(['thinking', 'redacted_thinking']);
-
+/**
+ * An assistant turn as one canonical assistant message. Its reasoning blocks, in order, become the message's
+ * `thinking_blocks` as they came (a `thinking` block with its signature, a `redacted_thinking` block with its
+ * data: what Anthropic wants back unchanged), and the text of its thinking blocks, joined, its
+ * `reasoning_content`. A thinking block with an empty signature is reasoning nobody signed (what this service
+ * writes for an upstream that does not sign, see `reasoningBlocks`): its text joins `reasoning_content` and it is
+ * no block, since no upstream would take it back. A malformed block is refused at its path.
+ */
 function mapAssistant(content: unknown, path: string): TextMessage {
   if (typeof content === 'string') return { role: 'assistant', content };
   if (!Array.isArray(content)) throw invalid(path);
   const texts: string[] = [];
   const calls: TextToolCall[] = [];
+  const reasoning = new TurnReasoning();
   content.forEach((block: unknown, index) => {
     const blockPath = `${path}.${index}`;
     if (!isRecord(block)) throw invalid(blockPath);
-    if (DROPPED.has(block.type as string)) return;
-    if (block.type === 'text') {
+    if (block.type === 'thinking' && block.signature === '') {
+      if (typeof block.thinking !== 'string') throw missing(`${blockPath}.thinking`);
+      reasoning.text(block.thinking);
+    } else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
+      const signed = thinkingBlockAt(block, blockPath, 'drop');
+      reasoning.block(signed);
+      if (signed.type === 'thinking') reasoning.text(signed.thinking);
+    } else if (block.type === 'text') {
       if (typeof block.text !== 'string') throw missing(`${blockPath}.text`);
       texts.push(block.text);
     } else if (block.type === 'tool_use') {
@@ -136,5 +150,5 @@ function mapAssistant(content: unknown, path: string): TextMessage {
     content: texts.length === 0 && calls.length > 0 ? null : texts.join(''),
   };
   if (calls.length > 0) message.tool_calls = calls;
-  return message;
+  return reasoning.applyTo(message);
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { TextContentPart, TextInput, TextMessage } from '../canonical/text-input';
+import { withReasoning } from '../canonical/testing/reasoning-arbitrary';
 import { mapMessagesRequest } from './request';
 import { toMessagesRequest } from './to-request';
 
@@ -17,7 +18,7 @@ function answerEarlierCalls(list: TextMessage[]): TextMessage[] {
  * Any canonical input Messages can express, written as a Messages request, maps back to itself. Outside the
  * generator (see toMessagesRequest): system or developer messages after the first message, names, image
  * `detail`, assistant parts lists, empty text beside tool calls, non-object or non-canonically spaced tool
- * arguments, tools without parameters or with `strict`, parallel_tool_calls without tool_choice, and the fields
+ * arguments, a reasoning_content other than the thinking blocks' text and more (see assistantReasoning), tools without parameters or with `strict`, parallel_tool_calls without tool_choice, and the fields
  * Messages has no name for (min_p, top_a, penalties, reasoning_effort, response_format).
  */
 const text = fc.string({ maxLength: 12 });
@@ -44,12 +45,14 @@ const toolCall = fc.record({
 
 const turn: fc.Arbitrary<TextMessage> = fc.oneof(
   fc.record({ role: fc.constant('user' as const), content }),
-  fc.record({ role: fc.constant('assistant' as const), content: text }),
-  fc.record({
-    role: fc.constant('assistant' as const),
-    content: fc.option(fc.string({ minLength: 1, maxLength: 12 }), { nil: null }),
-    tool_calls: fc.array(toolCall, { minLength: 1, maxLength: 3 }),
-  }),
+  withReasoning(fc.record({ role: fc.constant('assistant' as const), content: text })),
+  withReasoning(
+    fc.record({
+      role: fc.constant('assistant' as const),
+      content: fc.option(fc.string({ minLength: 1, maxLength: 12 }), { nil: null }),
+      tool_calls: fc.array(toolCall, { minLength: 1, maxLength: 3 }),
+    }),
+  ),
   fc.record({ role: fc.constant('tool' as const), tool_call_id: id, content }),
 );
 

@@ -119,6 +119,8 @@ describe('mapMessagesRequest', () => {
         {
           role: 'assistant',
           content: 'Let me check.',
+          reasoning_content: 'Two photos...',
+          thinking_blocks: [{ type: 'thinking', thinking: 'Two photos...', signature: 'sig' }],
           tool_calls: [
             {
               id: 'toolu_1',
@@ -222,8 +224,88 @@ describe('mapMessagesRequest', () => {
       { role: 'user', content: [{ type: 'text', text: 'a' }] },
       { role: 'tool', tool_call_id: 't', content: '' },
       { role: 'user', content: [{ type: 'text', text: 'b' }] },
-      { role: 'assistant', content: '' },
+      { role: 'assistant', content: '', thinking_blocks: [{ type: 'redacted_thinking', data: 'xyz' }] },
     ]);
+  });
+
+  it('keeps signed reasoning blocks in order and unchanged; unsigned thinking is reasoning_content only', () => {
+    const blocks = [
+      { type: 'thinking', thinking: 'Check both cities, ', signature: 'EqQBCkgIARABGAIiQL2U' },
+      { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' },
+      { type: 'thinking', thinking: 'then compare.', signature: 'ErUBCkYIBhgCIkAgx' },
+    ];
+    const { input } = mapMessagesRequest({
+      ...BASE,
+      messages: [
+        { role: 'user', content: 'Weather in Paris and Rome?' },
+        {
+          role: 'assistant',
+          content: [
+            ...blocks,
+            { type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: 'Paris' } },
+          ],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '21 C' }] },
+        {
+          role: 'assistant',
+          // What this service writes for reasoning nobody signed (an OpenAI-compatible model).
+          content: [
+            { type: 'thinking', thinking: 'Warm enough.', signature: '' },
+            { type: 'text', text: 'Paris: 21 C.' },
+          ],
+        },
+        { role: 'user', content: 'Thanks' },
+      ],
+    });
+    expect(input.messages[1]).toEqual({
+      role: 'assistant',
+      content: null,
+      reasoning_content: 'Check both cities, then compare.',
+      thinking_blocks: blocks,
+      tool_calls: [
+        { id: 'toolu_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } },
+      ],
+    });
+    expect(input.messages[3]).toEqual({
+      role: 'assistant',
+      content: 'Paris: 21 C.',
+      reasoning_content: 'Warm enough.',
+    });
+  });
+
+  it('refuses a malformed reasoning block at its path', () => {
+    const at = (block: unknown) =>
+      refusal({
+        ...BASE,
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'assistant', content: [block] },
+        ],
+      });
+    const expectField = (block: unknown, code: string, param: string) =>
+      expect(at(block)).toMatchObject({ status: 400, code, param });
+    expectField({ type: 'thinking', thinking: 'x' }, 'invalid_request', 'messages.1.content.0.signature');
+    expectField({ type: 'thinking', signature: 's' }, 'invalid_request', 'messages.1.content.0.thinking');
+    expectField({ type: 'thinking', signature: '' }, 'invalid_request', 'messages.1.content.0.thinking');
+    expectField(
+      { type: 'thinking', thinking: 1, signature: 's' },
+      'invalid_request',
+      'messages.1.content.0.thinking',
+    );
+    expectField(
+      { type: 'thinking', thinking: 'x', signature: 5 },
+      'invalid_request',
+      'messages.1.content.0.signature',
+    );
+    expectField({ type: 'redacted_thinking' }, 'invalid_request', 'messages.1.content.0.data');
+    expectField({ type: 'redacted_thinking', data: '' }, 'invalid_request', 'messages.1.content.0.data');
+    // Reasoning belongs to the model's turns.
+    expect(
+      refusal({
+        ...BASE,
+        messages: [{ role: 'user', content: [{ type: 'thinking', thinking: 'x', signature: 's' }] }],
+      }),
+    ).toMatchObject({ code: 'unsupported_parameter', param: 'messages.0.content.0' });
   });
 
   it('passes values through untouched and treats null fields as absent', () => {

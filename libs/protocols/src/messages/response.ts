@@ -1,3 +1,4 @@
+import { unsignedReasoning } from '../canonical/reasoning';
 import type { ChatResult } from '../canonical/text-input';
 import type { Json } from '../canonical/wire';
 
@@ -37,13 +38,31 @@ export function toolInput(args: string): Json {
 }
 
 /**
- * The non-streamed Message of a finished answer: a thinking block when the model reasoned (with an empty
- * signature: there is none to verify), the text block (kept empty when there is nothing else, for clients that
- * read the first text block), then one tool_use block per call with its input parsed.
+ * The reasoning blocks of an answer, in the order the upstream sent them: each signed block as Anthropic wrote it
+ * (`thinking` with its text and signature, `redacted_thinking` with its data), then the reasoning no signature
+ * closed, if any, as one `thinking` block with an empty signature.
+ *
+ * That last block is a choice. Reasoning from an upstream that does not sign it (an OpenAI-compatible or Gemini
+ * model) is still reasoning, and a Messages client shows thinking blocks as such, so it is written as one rather
+ * than dropped or mixed into the text. Its empty signature says it cannot be verified: Anthropic would refuse
+ * it, so when a client sends it back the mapper keeps its text as the turn's `reasoning_content` only, never as
+ * a block to send upstream (the conversation may go on with a Claude model). The SDK's types accept it
+ * (`signature` is a string).
+ */
+export function reasoningBlocks(result: Pick<ChatResult, 'reasoning' | 'thinkingBlocks'>): Json[] {
+  const blocks: Json[] = result.thinkingBlocks.map((block) => ({ ...block }));
+  const unsigned = unsignedReasoning(result);
+  if (unsigned !== '') blocks.push({ type: 'thinking', thinking: unsigned, signature: '' });
+  return blocks;
+}
+
+/**
+ * The non-streamed Message of a finished answer: the reasoning blocks (see `reasoningBlocks`), the text block
+ * (kept empty when there is no tool call, for clients that read a text block), then one tool_use block per call
+ * with its input parsed.
  */
 export function writeMessagesResponse(result: ChatResult): Json {
-  const content: Json[] = [];
-  if (result.reasoning !== '') content.push({ type: 'thinking', thinking: result.reasoning, signature: '' });
+  const content: Json[] = reasoningBlocks(result);
   if (result.text !== '' || result.toolCalls.length === 0) content.push({ type: 'text', text: result.text });
   result.toolCalls.forEach((call, index) => {
     content.push({

@@ -4,6 +4,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { ChatEvent } from '@gen/contracts';
 import { aggregate, ProtocolError } from '../canonical/text-input';
 import { writeMessagesError } from './error';
+import { mapMessagesRequest } from './request';
 import { writeMessagesResponse } from './response';
 import { MessagesStreamWriter } from './stream';
 
@@ -86,6 +87,24 @@ const TOOL_EVENTS: ChatEvent[] = [
   { type: 'tool_call', index: 1, argumentsDelta: '{"tz":"CET"}' },
   USAGE,
   { type: 'finish', reason: 'tool_calls' },
+];
+
+/** Claude's extended thinking with a tool: a signed thinking block, a redacted one, text, a tool call. */
+const SIGNED_EVENTS: ChatEvent[] = [
+  { type: 'reasoning', delta: 'Paris weather: ' },
+  { type: 'reasoning', delta: 'call the tool.' },
+  { type: 'reasoning_signature', signature: 'EqQBCkgIARABGAIiQL2UoU0b1OHYi' },
+  { type: 'redacted_reasoning', data: 'EmwKAhgBEgy3va3pzix' },
+  { type: 'text', delta: 'Checking.' },
+  { type: 'tool_call', index: 0, id: 'toolu_a', name: 'get_weather', argumentsDelta: '{"city":"Paris"}' },
+  USAGE,
+  { type: 'finish', reason: 'tool_calls' },
+];
+const SIGNED_CONTENT = [
+  { type: 'thinking', thinking: 'Paris weather: call the tool.', signature: 'EqQBCkgIARABGAIiQL2UoU0b1OHYi' },
+  { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' },
+  { type: 'text', text: 'Checking.' },
+  { type: 'tool_use', id: 'toolu_a', name: 'get_weather', input: { city: 'Paris' } },
 ];
 
 describe('Messages writers read by the @anthropic-ai/sdk client', () => {
@@ -208,6 +227,103 @@ describe('Messages writers read by the @anthropic-ai/sdk client', () => {
       { type: 'tool_use', id: 'toolu_b', name: 'get_time', input: { tz: 'CET' } },
     ]);
     expect(message.usage.output_tokens).toBe(40);
+  });
+
+  it('non-streamed: signed thinking and redacted thinking blocks come first, as the upstream sent them', async () => {
+    reply = json(200, writeMessagesResponse(aggregate(SIGNED_EVENTS, BASE)));
+    expect((await client.messages.create(PARAMS)).content).toEqual(SIGNED_CONTENT);
+  });
+
+  it('streamed: a signature_delta closes the thinking block; a redacted block starts whole', async () => {
+    reply = replayStream(SIGNED_EVENTS);
+    const stream = await client.messages.create({ ...PARAMS, stream: true });
+    const events = [];
+    for await (const event of stream) events.push(event);
+    expect(
+      events.map((event) =>
+        event.type === 'content_block_delta'
+          ? event.delta.type
+          : event.type === 'content_block_start'
+            ? `start ${event.content_block.type}`
+            : event.type,
+      ),
+    ).toEqual([
+      'message_start',
+      'start thinking',
+      'thinking_delta',
+      'thinking_delta',
+      'signature_delta',
+      'content_block_stop',
+      'start redacted_thinking',
+      'content_block_stop',
+      'start text',
+      'text_delta',
+      'content_block_stop',
+      'start tool_use',
+      'input_json_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
+    expect(events[1]).toEqual({
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'thinking', thinking: '', signature: '' },
+    });
+    expect(events[4]).toEqual({
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'signature_delta', signature: 'EqQBCkgIARABGAIiQL2UoU0b1OHYi' },
+    });
+  });
+
+  it('streamed (messages.stream): finalMessage has the signed blocks, and sent back they map unchanged', async () => {
+    reply = replayStream(SIGNED_EVENTS);
+    const stream = client.messages.stream(PARAMS);
+    const signatures: string[] = [];
+    stream.on('signature', (signature) => signatures.push(signature));
+    const message = await stream.finalMessage();
+    expect(message.content).toEqual(SIGNED_CONTENT);
+    expect(signatures).toEqual(['EqQBCkgIARABGAIiQL2UoU0b1OHYi']);
+
+    // The tool loop of Anthropic's docs: the assistant turn goes back as it came, then the tool result.
+    reply = json(200, writeMessagesResponse(aggregate([{ type: 'text', delta: 'Sunny.' }, USAGE], BASE)));
+    await client.messages.create({
+      ...PARAMS,
+      messages: [
+        ...PARAMS.messages,
+        { role: 'assistant', content: message.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_a', content: '21 C' }] },
+      ],
+    });
+    const mapped = mapMessagesRequest(received[1]!.body);
+    expect(mapped.input.messages[1]).toEqual({
+      role: 'assistant',
+      content: 'Checking.',
+      reasoning_content: 'Paris weather: call the tool.',
+      thinking_blocks: SIGNED_CONTENT.slice(0, 2),
+      tool_calls: [
+        { id: 'toolu_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+      ],
+    });
+  });
+
+  it('streamed: reasoning nobody signed is a thinking block with an empty signature, whole or streamed', async () => {
+    const events: ChatEvent[] = [
+      { type: 'reasoning', delta: 'signed' },
+      { type: 'reasoning_signature', signature: 'sig' },
+      { type: 'reasoning', delta: 'unsigned' },
+      USAGE,
+      { type: 'finish', reason: 'length' },
+    ];
+    const whole = [
+      { type: 'thinking', thinking: 'signed', signature: 'sig' },
+      { type: 'thinking', thinking: 'unsigned', signature: '' },
+      { type: 'text', text: '' },
+    ];
+    reply = replayStream(events);
+    expect((await client.messages.stream(PARAMS).finalMessage()).content).toEqual(whole);
+    expect(writeMessagesResponse(aggregate(events, BASE))['content']).toEqual(whole);
   });
 
   it('streamed: interleaved tool fragments each reach their own block', async () => {

@@ -9,16 +9,22 @@ type TextKind = 'text' | 'thinking';
 /**
  * Writes the Messages event stream as Anthropic sends it: `message_start` (the empty message; input usage is not
  * known yet and reads 0), a `ping`, then per content block `content_block_start`, its deltas (`text_delta`,
- * `thinking_delta`, `input_json_delta`) and `content_block_stop`, then `message_delta` with the stop reason and
- * the whole usage (input, cache reads and output, which the SDK takes over the message_start values) and
- * `message_stop`. Every frame has its `event:` line.
+ * `thinking_delta`, `signature_delta`, `input_json_delta`) and `content_block_stop`, then `message_delta` with
+ * the stop reason and the whole usage (input, cache reads and output, which the SDK takes over the message_start
+ * values) and `message_stop`. Every frame has its `event:` line.
  *
- * A text or thinking block is closed when the stream moves on to another kind of output; tool_use blocks stay
- * open until the end, so fragments of several calls may interleave (each goes to its own block index).
+ * Reasoning is a `thinking` block (started with empty `thinking` and `signature`, as Anthropic starts it) whose
+ * `thinking_delta`s carry the text; a signature closes it with a `signature_delta` (a signature with no thinking
+ * block open gets a block of its own, with empty text); a redacted block is a `redacted_thinking` block started
+ * whole and stopped. A thinking block nothing signs ends with an empty signature (see `reasoningBlocks`). A text
+ * or thinking block is closed when the stream moves on to another kind of output; tool_use blocks stay open until
+ * the end, so fragments of several calls may interleave (each goes to its own block index). An answer without
+ * text or tool call ends with an empty text block, as the non-streamed Message has one.
  */
 export class MessagesStreamWriter implements StreamWriter {
   private nextIndex = 0;
   private current: { kind: TextKind; index: number } | undefined;
+  private wroteText = false;
   private readonly tools = new Map<number, number>();
 
   constructor(private readonly base: Pick<ChatResult, 'id' | 'model' | 'created'>) {}
@@ -45,6 +51,21 @@ export class MessagesStreamWriter implements StreamWriter {
         return event.delta === ''
           ? []
           : this.textDelta('thinking', { type: 'thinking_delta', thinking: event.delta });
+      case 'reasoning_signature':
+        return [
+          ...this.textDelta('thinking', { type: 'signature_delta', signature: event.signature }),
+          ...this.closeCurrent(),
+        ];
+      case 'redacted_reasoning': {
+        const frames = this.closeCurrent();
+        const index = this.nextIndex++;
+        const block = { type: 'redacted_thinking', data: event.data };
+        frames.push(
+          this.frame('content_block_start', { index, content_block: block }),
+          this.frame('content_block_stop', { index }),
+        );
+        return frames;
+      }
       case 'tool_call':
         return this.toolCall(event);
       default:
@@ -54,9 +75,8 @@ export class MessagesStreamWriter implements StreamWriter {
   }
 
   end(result: ChatResult): string[] {
-    const frames: string[] = [];
-    if (this.nextIndex === 0) frames.push(...this.open('text'));
-    frames.push(...this.closeCurrent());
+    const frames: string[] = [...this.closeCurrent()];
+    if (!this.wroteText && this.tools.size === 0) frames.push(...this.open('text'), ...this.closeCurrent());
     for (const index of [...this.tools.values()].sort((a, b) => a - b)) {
       frames.push(this.frame('content_block_stop', { index }));
     }
@@ -84,6 +104,7 @@ export class MessagesStreamWriter implements StreamWriter {
 
   private open(kind: TextKind): string[] {
     const index = this.nextIndex++;
+    if (kind === 'text') this.wroteText = true;
     this.current = { kind, index };
     const block =
       kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' };

@@ -1,18 +1,21 @@
+import { unsignedReasoningOf } from '../canonical/reasoning';
 import type { TextContentPart, TextInput, TextMessage } from '../canonical/text-input';
 import type { Json } from '../canonical/wire';
 
 /**
  * Writes a canonical text input as a Messages request body: the inverse of `mapMessagesRequest`, used to check
  * that mapping loses nothing. A leading system message becomes `system`; each other message one Messages turn
- * (a tool message a user turn holding one tool_result block; an assistant message its text block and tool_use
- * blocks, the arguments parsed back to the `input` object). `max_tokens` defaults to 1024 because the protocol
- * requires it.
+ * (a tool message a user turn holding one tool_result block; an assistant message its reasoning blocks, text
+ * block and tool_use blocks, the arguments parsed back to the `input` object). The reasoning blocks are the
+ * message's `thinking_blocks`, then the rest of its `reasoning_content` as a thinking block with an empty
+ * signature, as an answer of ours writes them. `max_tokens` defaults to 1024 because the protocol requires it.
  *
  * What Messages cannot express, and this helper therefore drops or changes: system or developer messages after
  * the first message, message `name`, an assistant parts list (read back as one string) or empty text beside
  * tool calls (read back as null), tool-call arguments that are not a JSON object (or not in canonical JSON
- * spacing), `parallel_tool_calls` without `tool_choice`, and the fields the mapping table gives no Messages
- * name: min_p, top_a, the penalties, reasoning_effort and response_format.
+ * spacing), a `reasoning_content` that is not the thinking blocks' text followed by more (it is read back as
+ * the text of the blocks written), `parallel_tool_calls` without `tool_choice`, and the fields the mapping table
+ * gives no Messages name: min_p, top_a, the penalties, reasoning_effort and response_format.
  */
 export function toMessagesRequest(model: string, input: TextInput, stream = false): Json {
   const [first, ...rest] = input.messages;
@@ -52,9 +55,12 @@ function toTurn(message: TextMessage): Json {
   switch (message.role) {
     case 'assistant': {
       const text = typeof message.content === 'string' ? message.content : partsText(message.content ?? []);
-      if (!message.tool_calls?.length) return { role: 'assistant', content: text };
-      const blocks: Json[] = text === '' ? [] : [{ type: 'text', text }];
-      for (const call of message.tool_calls) {
+      const reasoning: Json[] = (message.thinking_blocks ?? []).map((block) => ({ ...block }));
+      const unsigned = unsignedReasoningOf(message);
+      if (unsigned !== '') reasoning.push({ type: 'thinking', thinking: unsigned, signature: '' });
+      if (!message.tool_calls?.length && reasoning.length === 0) return { role: 'assistant', content: text };
+      const blocks: Json[] = [...reasoning, ...(text === '' ? [] : [{ type: 'text', text }])];
+      for (const call of message.tool_calls ?? []) {
         blocks.push({
           type: 'tool_use',
           id: call.id,

@@ -1,3 +1,4 @@
+import { thinkingBlockOfToken, TurnReasoning } from '../canonical/reasoning';
 import type { TextContentPart, TextMessage } from '../canonical/text-input';
 import { invalid, isRecord, missing, unsupportedType, type Json } from '../canonical/wire';
 
@@ -8,12 +9,11 @@ type ImageDetail = 'auto' | 'low' | 'high';
  * a string `input` one user message. A list holds message items (roles user, assistant, system, developer; parts
  * input_text / output_text / refusal / input_image), `function_call` items (joined onto the assistant message
  * right before them, or a new one) and `function_call_output` items (tool messages carrying the `call_id`, which
- * must be the `call_id` of an earlier function_call).
- * Reasoning items a client replays from an earlier output are dropped: the canonical input has no place for
- * them and models do not need them back. Items that point at stored state (`item_reference`, file ids) and
- * server-tool items are refused with their dot path.
+ * must be the `call_id` of an earlier function_call), and `reasoning` items (see `addReasoning`). Items that
+ * point at stored state (`item_reference`, file ids) and server-tool items are refused with their dot path.
+ * Fields read and ignored are pushed to `ignored`.
  */
-export function mapInput(instructions: unknown, input: unknown): TextMessage[] {
+export function mapInput(instructions: unknown, input: unknown, ignored: string[] = []): TextMessage[] {
   const messages: TextMessage[] = [];
   if (instructions !== undefined) {
     if (typeof instructions !== 'string') throw invalid('instructions');
@@ -24,14 +24,19 @@ export function mapInput(instructions: unknown, input: unknown): TextMessage[] {
     return messages;
   }
   if (!Array.isArray(input)) throw invalid('input');
+  // The assistant message reasoning items opened, until an item gives it content or calls.
+  let reasoningOnly: TextMessage | undefined;
   input.forEach((item: unknown, index) => {
     const path = `input.${index}`;
     if (!isRecord(item)) throw invalid(path);
     const type = item.type ?? 'message';
     switch (type) {
-      case 'message':
-        messages.push(mapMessage(item, path));
+      case 'message': {
+        const message = mapMessage(item, path);
+        if (message.role === 'assistant' && reasoningOnly) reasoningOnly.content = message.content;
+        else messages.push(message);
         break;
+      }
       case 'function_call':
         addToolCall(messages, item, path);
         break;
@@ -39,12 +44,65 @@ export function mapInput(instructions: unknown, input: unknown): TextMessage[] {
         messages.push(mapToolOutput(item, path, messages));
         break;
       case 'reasoning':
-        break;
+        reasoningOnly = addReasoning(messages, reasoningOnly, item, path, ignored);
+        return;
       default:
         throw unsupportedType(path, type);
     }
+    reasoningOnly = undefined;
   });
   return messages;
+}
+
+/**
+ * A `reasoning` item, as an earlier output of ours wrote it: its summary text joins the assistant turn's
+ * `reasoning_content` (or its `reasoning_text` content, when it has no summary: the form of other servers and of
+ * earlier answers of ours), and an `encrypted_content` of ours gives back the signed block, which joins the turn's
+ * `thinking_blocks` unchanged. The items of one turn come before its message and function calls (the order of
+ * the output), so the first reasoning item opens an assistant message that the following reasoning items, the
+ * assistant message item and the function calls of the turn complete. An `encrypted_content` that is not ours
+ * (OpenAI's, from a conversation that began there) means nothing to any upstream here: it is ignored and named
+ * in `ignored`; an item that carries nothing opens no message. Returns the message the turn's reasoning is in.
+ */
+function addReasoning(
+  messages: TextMessage[],
+  open: TextMessage | undefined,
+  item: Json,
+  path: string,
+  ignored: string[],
+): TextMessage | undefined {
+  const turn = new TurnReasoning();
+  const summary = reasoningTexts(item.summary, `${path}.summary`, 'summary_text');
+  const content = reasoningTexts(item.content, `${path}.content`, 'reasoning_text');
+  for (const text of summary.length ? summary : content) turn.text(text);
+  const token = item.encrypted_content;
+  if (token !== undefined && token !== null) {
+    if (typeof token !== 'string') throw invalid(`${path}.encrypted_content`);
+    const block = thinkingBlockOfToken(token, `${path}.encrypted_content`);
+    if (block) turn.block(block);
+    else ignored.push(`${path}.encrypted_content`);
+  }
+  if (turn.empty) return open;
+  let message = open;
+  if (!message) {
+    message = { role: 'assistant', content: null };
+    messages.push(message);
+  }
+  turn.applyTo(message);
+  return message;
+}
+
+/** The texts of a reasoning item's `summary` (summary_text parts) or `content` (reasoning_text parts). */
+function reasoningTexts(parts: unknown, path: string, type: string): string[] {
+  if (parts === undefined || parts === null) return [];
+  if (!Array.isArray(parts)) throw invalid(path);
+  return parts.map((part: unknown, index) => {
+    const partPath = `${path}.${index}`;
+    if (!isRecord(part)) throw invalid(partPath);
+    if (part.type !== type) throw unsupportedType(partPath, part.type);
+    if (typeof part.text !== 'string') throw missing(`${partPath}.text`);
+    return part.text;
+  });
 }
 
 const ROLES = new Set(['user', 'assistant', 'system', 'developer']);

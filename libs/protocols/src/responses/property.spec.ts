@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { TextContentPart, TextInput, TextMessage } from '../canonical/text-input';
+import { withReasoning } from '../canonical/testing/reasoning-arbitrary';
 import { mapResponsesRequest } from './request';
 import { toResponsesRequest } from './to-request';
 
@@ -16,8 +17,9 @@ function answerEarlierCalls(list: TextMessage[]): TextMessage[] {
 /**
  * Any canonical input Responses can express, written as a Responses request, maps back to itself. Outside the
  * generator (see toResponsesRequest): message names, assistant parts lists and images, the sampling fields the
- * Responses API lacks and `stop`; and a content-less assistant message right after another assistant message
- * (its function_call items join that message, as OpenAI reads them).
+ * Responses API lacks and `stop`; a reasoning_content other than the thinking blocks' text and more (see
+ * assistantReasoning); and a content-less assistant message right after another assistant message (its
+ * function_call items join that message, as OpenAI reads them).
  */
 const text = fc.string({ maxLength: 12 });
 const id = fc.string({ minLength: 1, maxLength: 8 });
@@ -39,12 +41,14 @@ const toolCall = fc.record({
 
 const message: fc.Arbitrary<TextMessage> = fc.oneof(
   fc.record({ role: fc.constantFrom('system' as const, 'developer' as const, 'user' as const), content }),
-  fc.record({ role: fc.constant('assistant' as const), content: text }),
-  fc.record({
-    role: fc.constant('assistant' as const),
-    content: fc.option(text, { nil: null }),
-    tool_calls: fc.array(toolCall, { minLength: 1, maxLength: 3 }),
-  }),
+  withReasoning(fc.record({ role: fc.constant('assistant' as const), content: text })),
+  withReasoning(
+    fc.record({
+      role: fc.constant('assistant' as const),
+      content: fc.option(text, { nil: null }),
+      tool_calls: fc.array(toolCall, { minLength: 1, maxLength: 3 }),
+    }),
+  ),
   fc.record({ role: fc.constant('tool' as const), tool_call_id: id, content }),
 );
 

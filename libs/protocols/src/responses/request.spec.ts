@@ -1,3 +1,4 @@
+import { thinkingToken } from '../canonical/reasoning';
 import { ProtocolError } from '../canonical/text-input';
 import { mapResponsesRequest } from './request';
 
@@ -162,6 +163,101 @@ describe('mapResponsesRequest', () => {
       content: null,
       tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }],
     });
+  });
+
+  it('reads reasoning items back: their summary as reasoning_content, our encrypted_content as the block', () => {
+    const signed = { type: 'thinking' as const, thinking: 'Look it up.', signature: 'EqQBCkgIARAB' };
+    const redacted = { type: 'redacted_thinking' as const, data: 'EmwKAhgBEgy3' };
+    const mapped = mapResponsesRequest({
+      model: 'm',
+      include: ['reasoning.encrypted_content'],
+      input: [
+        { role: 'user', content: 'Weather?' },
+        {
+          type: 'reasoning',
+          id: 'rs_req_1',
+          summary: [{ type: 'summary_text', text: 'Look it up.' }],
+          encrypted_content: thinkingToken(signed),
+        },
+        { type: 'reasoning', id: 'rs_req_1_1', summary: [], encrypted_content: thinkingToken(redacted) },
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Checking.' }] },
+        { type: 'function_call', call_id: 'c', name: 'weather', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'c', output: 'sunny' },
+        // An unsigned item (an upstream that does not sign, or reasoning_text of another server) and a message.
+        { type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text: 'Sunny, ' }] },
+        { type: 'reasoning', summary: [{ type: 'summary_text', text: 'say so.' }] },
+        { role: 'assistant', content: 'Sunny.' },
+        // From a conversation that began at OpenAI: its encrypted reasoning means nothing here.
+        { type: 'reasoning', summary: [], encrypted_content: 'gAAAAABoX2fzk4M8yJ3X' },
+        { role: 'user', content: 'Thanks' },
+      ],
+    });
+    expect(mapped.input.messages).toEqual([
+      { role: 'user', content: 'Weather?' },
+      {
+        role: 'assistant',
+        content: 'Checking.',
+        reasoning_content: 'Look it up.',
+        thinking_blocks: [signed, redacted],
+        tool_calls: [{ id: 'c', type: 'function', function: { name: 'weather', arguments: '{}' } }],
+      },
+      { role: 'tool', tool_call_id: 'c', content: 'sunny' },
+      { role: 'assistant', content: 'Sunny.', reasoning_content: 'Sunny, say so.' },
+      { role: 'user', content: 'Thanks' },
+    ]);
+    expect(mapped.ignored).toEqual(['include', 'input.9.encrypted_content']);
+  });
+
+  it('gives a turn of reasoning and function calls only null content', () => {
+    const signed = { type: 'thinking' as const, thinking: '', signature: 'sig' };
+    const { input } = mapResponsesRequest({
+      model: 'm',
+      input: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'Hello.' },
+        { type: 'reasoning', summary: [], encrypted_content: thinkingToken(signed) },
+        { type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' },
+      ],
+    });
+    expect(input.messages.slice(1)).toEqual([
+      { role: 'assistant', content: 'Hello.' },
+      {
+        role: 'assistant',
+        content: null,
+        thinking_blocks: [signed],
+        tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }],
+      },
+    ]);
+  });
+
+  it('refuses a malformed reasoning item at its path', () => {
+    const at = (item: unknown) => refusal({ model: 'm', input: [{ role: 'user', content: 'x' }, item] });
+    const expectField = (item: unknown, code: string, param: string) =>
+      expect(at(item)).toMatchObject({ status: 400, code, param });
+    expectField({ type: 'reasoning', summary: 'x' }, 'invalid_request', 'input.1.summary');
+    expectField(
+      { type: 'reasoning', summary: [{ type: 'summary_text' }] },
+      'invalid_request',
+      'input.1.summary.0.text',
+    );
+    expectField(
+      { type: 'reasoning', summary: [{ type: 'reasoning_text', text: 'x' }] },
+      'unsupported_parameter',
+      'input.1.summary.0',
+    );
+    expectField({ type: 'reasoning', content: [7] }, 'invalid_request', 'input.1.content.0');
+    expectField(
+      { type: 'reasoning', summary: [], encrypted_content: 5 },
+      'invalid_request',
+      'input.1.encrypted_content',
+    );
+    // A token of ours that does not decode to a block: the client changed it.
+    const broken = Buffer.from('thinking-block/1\n{"type":"thinking"}').toString('base64');
+    expectField(
+      { type: 'reasoning', summary: [], encrypted_content: broken },
+      'invalid_request',
+      'input.1.encrypted_content',
+    );
   });
 
   it('passes sampling values through untouched and maps json_object, text and plain tool choices', () => {

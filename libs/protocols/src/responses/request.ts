@@ -57,9 +57,9 @@ export function mapResponsesRequest(body: unknown): MappedRequest {
   if (fields.input === undefined) throw missing('input');
   if (fields.stream !== undefined && typeof fields.stream !== 'boolean') throw invalid('stream');
 
-  const input: TextInput = { messages: mapInput(fields.instructions, fields.input) };
-  const paths: MappedRequest['paths'] = { messages: 'input' };
   const ignored = IGNORED.filter((field) => field in fields) as string[];
+  const input: TextInput = { messages: mapInput(fields.instructions, fields.input, ignored) };
+  const paths: MappedRequest['paths'] = { messages: 'input' };
 
   for (const [field, canonical] of PASSED) {
     if (fields[field] === undefined) continue;

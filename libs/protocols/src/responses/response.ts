@@ -1,4 +1,5 @@
-import type { ChatResult, TextInput, TextToolCall } from '../canonical/text-input';
+import { thinkingToken, unsignedReasoning } from '../canonical/reasoning';
+import type { ChatResult, TextInput, TextThinkingBlock, TextToolCall } from '../canonical/text-input';
 import type { Json } from '../canonical/wire';
 
 /** The request fields a Response object echoes back (all optional: absent ones take the API's defaults). */
@@ -35,8 +36,37 @@ export function messageItem(id: string, text: string, status: string): Json {
   return { id, type: 'message', status, role: 'assistant', content: [outputTextPart(text)] };
 }
 
-export function reasoningItem(id: string, text: string): Json {
-  return { id, type: 'reasoning', summary: [], content: [{ type: 'reasoning_text', text }] };
+export function summaryPart(text: string): Json {
+  return { type: 'summary_text', text };
+}
+
+/**
+ * A `reasoning` output item: its text as one `summary_text` part (none when it has no text), and, for a block the
+ * upstream signed, that block as `encrypted_content` (see `thinkingToken`), the value a Responses client keeps
+ * and sends back in its next `input` (OpenAI's own stateless round trip: `store: false` with
+ * `include: ["reasoning.encrypted_content"]`; here it is always included, since nothing is stored).
+ *
+ * The text goes in `summary`, not in `content` (`reasoning_text`): summaries are what OpenAI's reasoning models
+ * return and what the SDKs' users and agent frameworks read and display.
+ */
+export function reasoningItem(id: string, text: string, block?: TextThinkingBlock): Json {
+  const item: Json = { id, type: 'reasoning', summary: text === '' ? [] : [summaryPart(text)] };
+  if (block) item.encrypted_content = thinkingToken(block);
+  return item;
+}
+
+/**
+ * The reasoning items of an answer, in order: one per signed block (a thinking block's text as its summary, a
+ * redacted block with no summary; each with the block as `encrypted_content`), then one for the reasoning no
+ * signature closed (an upstream that does not sign), with no `encrypted_content`.
+ */
+export function reasoningItems(result: ChatResult): Json[] {
+  const items = result.thinkingBlocks.map((block, n) =>
+    reasoningItem(reasoningItemId(result.id, n), block.type === 'thinking' ? block.thinking : '', block),
+  );
+  const unsigned = unsignedReasoning(result);
+  if (unsigned !== '') items.push(reasoningItem(reasoningItemId(result.id, items.length), unsigned));
+  return items;
 }
 
 export function functionCallItem(id: string, call: TextToolCall, status: string): Json {
@@ -126,14 +156,14 @@ function toolChoice(choice: TextInput['tool_choice']): unknown {
 }
 
 /**
- * The non-streamed Response of a finished answer: a reasoning item when the model reasoned, a message item with
- * the text (omitted when the model only called tools), then one `function_call` item per call. `echo` is the
- * canonical input of the request, whose settings the object repeats as OpenAI does.
+ * The non-streamed Response of a finished answer: the reasoning items when the model reasoned (see
+ * `reasoningItems`), a message item with the text (omitted when the model only called tools), then one
+ * `function_call` item per call. `echo` is the canonical input of the request, whose settings the object repeats
+ * as OpenAI does.
  */
 export function writeResponsesResponse(result: ChatResult, echo: ResponsesEcho = {}): Json {
-  const output: Json[] = [];
+  const output: Json[] = reasoningItems(result);
   const { status, incomplete_details } = finalStatus(result.finishReason);
-  if (result.reasoning !== '') output.push(reasoningItem(reasoningItemId(result.id), result.reasoning));
   if (result.text !== '' || result.toolCalls.length === 0) {
     output.push(messageItem(messageItemId(result.id), result.text, status));
   }

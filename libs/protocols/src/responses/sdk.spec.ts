@@ -2,8 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { ChatEvent } from '@gen/contracts';
 import OpenAI from 'openai';
+import type { ResponseInputItem } from 'openai/resources/responses/responses';
+import { thinkingToken } from '../canonical/reasoning';
 import { aggregate, ProtocolError, type StreamWriter } from '../canonical/text-input';
 import { writeResponsesError } from './error';
+import { mapResponsesRequest } from './request';
 import { writeResponsesResponse } from './response';
 import { ResponsesStreamWriter } from './stream';
 
@@ -82,6 +85,50 @@ const TOOL_EVENTS: ChatEvent[] = [
   { type: 'finish', reason: 'tool_calls' },
 ];
 
+/** Claude's extended thinking with a tool: a signed thinking block, a redacted one, text, a function call. */
+const SIGNED_EVENTS: ChatEvent[] = [
+  { type: 'reasoning', delta: 'Paris weather: ' },
+  { type: 'reasoning', delta: 'call the tool.' },
+  { type: 'reasoning_signature', signature: 'EqQBCkgIARABGAIiQL2UoU0b1OHYi' },
+  { type: 'redacted_reasoning', data: 'EmwKAhgBEgy3va3pzix' },
+  { type: 'text', delta: 'Checking.' },
+  { type: 'tool_call', index: 0, id: 'toolu_a', name: 'weather', argumentsDelta: '{"city":"Paris"}' },
+  USAGE,
+  { type: 'finish', reason: 'tool_calls' },
+];
+const SIGNED_BLOCKS = [
+  {
+    type: 'thinking' as const,
+    thinking: 'Paris weather: call the tool.',
+    signature: 'EqQBCkgIARABGAIiQL2UoU0b1OHYi',
+  },
+  { type: 'redacted_thinking' as const, data: 'EmwKAhgBEgy3va3pzix' },
+];
+const SIGNED_OUTPUT = [
+  {
+    id: 'rs_req_7',
+    type: 'reasoning',
+    summary: [{ type: 'summary_text', text: 'Paris weather: call the tool.' }],
+    encrypted_content: thinkingToken(SIGNED_BLOCKS[0]!),
+  },
+  { id: 'rs_req_7_1', type: 'reasoning', summary: [], encrypted_content: thinkingToken(SIGNED_BLOCKS[1]!) },
+  {
+    id: 'msg_req_7',
+    type: 'message',
+    status: 'completed',
+    role: 'assistant',
+    content: [{ type: 'output_text', annotations: [], logprobs: [], text: 'Checking.' }],
+  },
+  {
+    id: 'fc_req_7_0',
+    type: 'function_call',
+    status: 'completed',
+    call_id: 'toolu_a',
+    name: 'weather',
+    arguments: '{"city":"Paris"}',
+  },
+];
+
 describe('Responses writers read by the openai SDK', () => {
   it('non-streamed: responses.create returns our Response with output_text, reasoning and usage', async () => {
     reply = (_request, _body, response) => {
@@ -102,11 +149,11 @@ describe('Responses writers read by the openai SDK', () => {
     expect(result.temperature).toBe(0.3);
     expect(result.output_text).toBe('Hello, world!');
     expect(result.output.map((item) => item.type)).toEqual(['reasoning', 'message']);
+    // Reasoning nobody signed: a summary, no encrypted_content.
     expect(result.output[0]).toEqual({
       id: 'rs_req_7',
       type: 'reasoning',
-      summary: [],
-      content: [{ type: 'reasoning_text', text: 'The user greets; answer briefly.' }],
+      summary: [{ type: 'summary_text', text: 'The user greets; answer briefly.' }],
     });
     expect(result.usage).toEqual({
       input_tokens: 50,
@@ -176,11 +223,11 @@ describe('Responses writers read by the openai SDK', () => {
       'response.created',
       'response.in_progress',
       'response.output_item.added',
-      'response.content_part.added',
-      'response.reasoning_text.delta',
-      'response.reasoning_text.delta',
-      'response.reasoning_text.done',
-      'response.content_part.done',
+      'response.reasoning_summary_part.added',
+      'response.reasoning_summary_text.delta',
+      'response.reasoning_summary_text.delta',
+      'response.reasoning_summary_text.done',
+      'response.reasoning_summary_part.done',
       'response.output_item.done',
       'response.output_item.added',
       'response.content_part.added',
@@ -209,6 +256,88 @@ describe('Responses writers read by the openai SDK', () => {
     expect(final.output_text).toBe('Hello, world!');
     expect(final.usage?.total_tokens).toBe(80);
     expect(received[0]?.body).toMatchObject({ stream: true });
+  });
+
+  it('non-streamed: one reasoning item per signed block, the block in encrypted_content', async () => {
+    reply = (_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify(writeResponsesResponse(aggregate(SIGNED_EVENTS, BASE))));
+    };
+    const result = await client.responses.create({ model: BASE.model, input: 'Weather in Paris?' });
+    expect(result.output).toEqual(SIGNED_OUTPUT);
+  });
+
+  it('streamed: summary events for the text, then output_item.done with the encrypted_content', async () => {
+    reply = replayStream(SIGNED_EVENTS);
+    const stream = await client.responses.create({ model: BASE.model, input: 'Weather?', stream: true });
+    const events = [];
+    for await (const event of stream) events.push(event);
+    expect(events.slice(2, 13).map((event) => event.type)).toEqual([
+      'response.output_item.added',
+      'response.reasoning_summary_part.added',
+      'response.reasoning_summary_text.delta',
+      'response.reasoning_summary_text.delta',
+      'response.reasoning_summary_text.done',
+      'response.reasoning_summary_part.done',
+      'response.output_item.done',
+      // The redacted block: an item with no summary.
+      'response.output_item.added',
+      'response.output_item.done',
+      'response.output_item.added',
+      'response.content_part.added',
+    ]);
+    expect(events[2]).toMatchObject({ item: { id: 'rs_req_7', type: 'reasoning', summary: [] } });
+    expect(events[3]).toMatchObject({
+      item_id: 'rs_req_7',
+      output_index: 0,
+      summary_index: 0,
+      part: { type: 'summary_text', text: '' },
+    });
+    expect(events[8]).toMatchObject({ output_index: 0, item: SIGNED_OUTPUT[0] });
+  });
+
+  it('streamed (responses.stream): the final output has the reasoning items; sent back, the blocks map unchanged', async () => {
+    reply = replayStream(SIGNED_EVENTS);
+    const stream = client.responses.stream({ model: BASE.model, input: 'Weather in Paris?' });
+    const summaries: string[] = [];
+    stream.on('response.reasoning_summary_text.delta', (event) => summaries.push(event.delta));
+    const final = await stream.finalResponse();
+    expect(summaries).toEqual(['Paris weather: ', 'call the tool.']);
+    // (The helper adds its `parsed` fields to the message and the call; the reasoning items are as written.)
+    expect(final.output).toMatchObject(SIGNED_OUTPUT);
+    expect(final.output.slice(0, 2)).toEqual(SIGNED_OUTPUT.slice(0, 2));
+
+    // The stateless loop of OpenAI's docs: the output items go back in `input`, then the function result.
+    reply = (_request, _body, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify(writeResponsesResponse(aggregate([{ type: 'text', delta: 'Sunny.' }], BASE))),
+      );
+    };
+    await client.responses.create({
+      model: BASE.model,
+      input: [
+        { role: 'user', content: 'Weather in Paris?' },
+        // The SDK's output type is wider than its input type (computer calls may have failed), not ours.
+        ...(final.output as ResponseInputItem[]),
+        { type: 'function_call_output', call_id: 'toolu_a', output: '21 C' },
+      ],
+    });
+    const mapped = mapResponsesRequest(received[1]!.body);
+    expect(mapped.input.messages).toEqual([
+      { role: 'user', content: 'Weather in Paris?' },
+      {
+        role: 'assistant',
+        content: 'Checking.',
+        reasoning_content: 'Paris weather: call the tool.',
+        thinking_blocks: SIGNED_BLOCKS,
+        tool_calls: [
+          { id: 'toolu_a', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'toolu_a', content: '21 C' },
+    ]);
+    expect(mapped.ignored).toEqual([]);
   });
 
   it('streamed: interleaved function call fragments arrive whole, per call, with usage', async () => {

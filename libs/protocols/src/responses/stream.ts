@@ -1,5 +1,11 @@
-import type { ChatEvent } from '@gen/contracts';
-import type { ChatResult, ProtocolError, StreamWriter, TextToolCall } from '../canonical/text-input';
+import { ThinkingBlocks, type ChatEvent } from '@gen/contracts';
+import type {
+  ChatResult,
+  ProtocolError,
+  StreamWriter,
+  TextThinkingBlock,
+  TextToolCall,
+} from '../canonical/text-input';
 import {
   fallbackCallId,
   finalStatus,
@@ -11,6 +17,7 @@ import {
   reasoningItem,
   reasoningItemId,
   responseObject,
+  summaryPart,
   responseUsage,
   type ResponsesEcho,
 } from './response';
@@ -21,6 +28,8 @@ interface TextItem {
   outputIndex: number;
   id: string;
   text: string;
+  /** Reasoning: whether its summary part was added (with the first text). */
+  summaryOpen?: boolean;
 }
 
 interface CallItem {
@@ -31,15 +40,20 @@ interface CallItem {
 
 /**
  * Writes the Responses event stream as OpenAI sends it: `response.created`, `response.in_progress`, then per
- * output item `response.output_item.added`, its content part (`response.content_part.added`), the deltas
- * (`response.output_text.delta`, `response.reasoning_text.delta`, `response.function_call_arguments.delta`),
- * their `.done` events and `response.output_item.done`, and finally `response.completed` (or
- * `response.incomplete` when the answer was cut by the token limit or the content filter) carrying the whole
- * output and `usage`. Every frame has its `event:` line and a `sequence_number` counting from 0.
+ * output item `response.output_item.added`, its part (`response.content_part.added`, or for reasoning
+ * `response.reasoning_summary_part.added`), the deltas (`response.output_text.delta`,
+ * `response.reasoning_summary_text.delta`, `response.function_call_arguments.delta`), their `.done` events and
+ * `response.output_item.done`, and finally `response.completed` (or `response.incomplete` when the answer was cut
+ * by the token limit or the content filter) carrying the whole output and `usage`. Every frame has its `event:`
+ * line and a `sequence_number` counting from 0.
  *
- * Reasoning streams as a `reasoning` item with `reasoning_text` content. A text or reasoning item is closed when
- * the stream moves on to another kind of output; function calls stay open until the end, so fragments of several
- * calls may interleave (each goes to its own `output_index`).
+ * Reasoning streams as `reasoning` items whose text is one summary part (see `reasoningItem`). A signature closes
+ * the item it ends, and its `output_item.done` carries the signed block as `encrypted_content` (the value a
+ * client keeps, as OpenAI's SDK documents); the next reasoning opens a new item. A redacted block is an item of
+ * its own with no summary. A signature with no reasoning item open gets an item of its own, with no summary; the
+ * block in its token is the one `aggregate` makes, whatever the order of the events. A text or reasoning item is
+ * closed when the stream moves on to another kind of output; function calls stay open until the end, so
+ * fragments of several calls may interleave (each goes to its own `output_index`).
  */
 export class ResponsesStreamWriter implements StreamWriter {
   private sequence = 0;
@@ -49,6 +63,7 @@ export class ResponsesStreamWriter implements StreamWriter {
   private current: TextItem | undefined;
   private readonly calls = new Map<number, CallItem>();
   private readonly output = new Map<number, Json>();
+  private readonly thinking = new ThinkingBlocks();
 
   constructor(
     private readonly base: Pick<ChatResult, 'id' | 'model' | 'created'>,
@@ -61,12 +76,24 @@ export class ResponsesStreamWriter implements StreamWriter {
   }
 
   event(event: ChatEvent): string[] {
+    this.thinking.add(event);
     switch (event.type) {
       case 'text':
       case 'reasoning':
         return event.delta === ''
           ? []
           : this.textDelta(event.type === 'text' ? 'message' : 'reasoning', event.delta);
+      case 'reasoning_signature':
+      case 'redacted_reasoning': {
+        // The block this event closed (or the redacted block), whole.
+        const block = this.thinking.blocks.at(-1)!;
+        const frames: string[] = [];
+        if (event.type === 'redacted_reasoning' || this.current?.kind !== 'reasoning') {
+          frames.push(...this.closeCurrent('completed'), ...this.open('reasoning'));
+        }
+        frames.push(...this.closeCurrent('completed', block));
+        return frames;
+      }
       case 'tool_call':
         return this.toolCall(event);
       default:
@@ -78,7 +105,10 @@ export class ResponsesStreamWriter implements StreamWriter {
   end(result: ChatResult): string[] {
     const { status, incomplete_details } = finalStatus(result.finishReason);
     const frames: string[] = [];
-    if (this.nextOutputIndex === 0) frames.push(...this.open('message'));
+    // An answer without text or call still has its (empty) message item, as the non-streamed Response has.
+    if (this.messages === 0 && this.calls.size === 0) {
+      frames.push(...this.closeCurrent('completed'), ...this.open('message'));
+    }
     frames.push(...this.closeCurrent(status === 'completed' ? 'completed' : 'incomplete'));
     for (const item of [...this.calls.values()].sort((a, b) => a.outputIndex - b.outputIndex)) {
       frames.push(...this.closeCall(item));
@@ -107,9 +137,30 @@ export class ResponsesStreamWriter implements StreamWriter {
     if (this.current?.kind !== kind) frames.push(...this.closeCurrent('completed'), ...this.open(kind));
     const item = this.current!;
     item.text += delta;
-    const type = kind === 'message' ? 'response.output_text.delta' : 'response.reasoning_text.delta';
-    const extra = kind === 'message' ? { logprobs: [] } : {};
-    frames.push(this.frame(type, { ...this.route(item), content_index: 0, delta, ...extra }));
+    if (kind === 'message') {
+      frames.push(
+        this.frame('response.output_text.delta', {
+          ...this.route(item),
+          content_index: 0,
+          delta,
+          logprobs: [],
+        }),
+      );
+      return frames;
+    }
+    if (!item.summaryOpen) {
+      item.summaryOpen = true;
+      frames.push(
+        this.frame('response.reasoning_summary_part.added', {
+          ...this.route(item),
+          summary_index: 0,
+          part: summaryPart(''),
+        }),
+      );
+    }
+    frames.push(
+      this.frame('response.reasoning_summary_text.delta', { ...this.route(item), summary_index: 0, delta }),
+    );
     return frames;
   }
 
@@ -120,49 +171,64 @@ export class ResponsesStreamWriter implements StreamWriter {
         : reasoningItemId(this.base.id, this.reasonings++);
     const item: TextItem = { kind, outputIndex: this.nextOutputIndex++, id, text: '' };
     this.current = item;
-    const added =
-      kind === 'message'
-        ? { id, type: 'message', status: 'in_progress', role: 'assistant', content: [] }
-        : { id, type: 'reasoning', summary: [], content: [] };
+    if (kind === 'reasoning') {
+      // The summary part is added with the first text: a redacted block's item has none.
+      const added = { id, type: 'reasoning', summary: [] };
+      return [this.frame('response.output_item.added', { output_index: item.outputIndex, item: added })];
+    }
+    const added = { id, type: 'message', status: 'in_progress', role: 'assistant', content: [] };
     return [
       this.frame('response.output_item.added', { output_index: item.outputIndex, item: added }),
       this.frame('response.content_part.added', {
         ...this.route(item),
         content_index: 0,
-        part: this.part(item),
+        part: outputTextPart(item.text),
       }),
     ];
   }
 
-  private closeCurrent(status: string): string[] {
+  /** Ends the open text or reasoning item; `block` is the signed block a reasoning item ends with. */
+  private closeCurrent(status: string, block?: TextThinkingBlock): string[] {
     const item = this.current;
     if (!item) return [];
     this.current = undefined;
-    const done =
-      item.kind === 'message'
-        ? this.frame('response.output_text.done', {
+    const frames: string[] = [];
+    let full: Json;
+    if (item.kind === 'message') {
+      full = messageItem(item.id, item.text, status);
+      frames.push(
+        this.frame('response.output_text.done', {
+          ...this.route(item),
+          content_index: 0,
+          text: item.text,
+          logprobs: [],
+        }),
+        this.frame('response.content_part.done', {
+          ...this.route(item),
+          content_index: 0,
+          part: outputTextPart(item.text),
+        }),
+      );
+    } else {
+      full = reasoningItem(item.id, item.text, block);
+      if (item.summaryOpen) {
+        frames.push(
+          this.frame('response.reasoning_summary_text.done', {
             ...this.route(item),
-            content_index: 0,
+            summary_index: 0,
             text: item.text,
-            logprobs: [],
-          })
-        : this.frame('response.reasoning_text.done', {
+          }),
+          this.frame('response.reasoning_summary_part.done', {
             ...this.route(item),
-            content_index: 0,
-            text: item.text,
-          });
-    const full =
-      item.kind === 'message' ? messageItem(item.id, item.text, status) : reasoningItem(item.id, item.text);
+            summary_index: 0,
+            part: summaryPart(item.text),
+          }),
+        );
+      }
+    }
     this.output.set(item.outputIndex, full);
-    return [
-      done,
-      this.frame('response.content_part.done', {
-        ...this.route(item),
-        content_index: 0,
-        part: this.part(item),
-      }),
-      this.frame('response.output_item.done', { output_index: item.outputIndex, item: full }),
-    ];
+    frames.push(this.frame('response.output_item.done', { output_index: item.outputIndex, item: full }));
+    return frames;
   }
 
   private toolCall(event: Extract<ChatEvent, { type: 'tool_call' }>): string[] {
@@ -212,10 +278,6 @@ export class ResponsesStreamWriter implements StreamWriter {
       }),
       this.frame('response.output_item.done', { output_index: item.outputIndex, item: full }),
     ];
-  }
-
-  private part(item: TextItem): Json {
-    return item.kind === 'message' ? outputTextPart(item.text) : { type: 'reasoning_text', text: item.text };
   }
 
   private route(item: TextItem): Json {

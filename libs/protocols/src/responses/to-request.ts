@@ -1,15 +1,19 @@
+import { thinkingToken, unsignedReasoningOf } from '../canonical/reasoning';
 import type { TextContentPart, TextInput, TextMessage } from '../canonical/text-input';
 import type { Json } from '../canonical/wire';
 
 /**
  * Writes a canonical text input as a Responses request body: the inverse of `mapResponsesRequest`, used to check
  * that mapping loses nothing and handy for tests of callers. Every message becomes an `input` item (system and
- * developer ones included, so no `instructions`); an assistant message becomes a message item (when it has
- * content) followed by one `function_call` item per tool call; a tool message a `function_call_output`.
+ * developer ones included, so no `instructions`); an assistant message becomes its reasoning items (one per
+ * thinking block, with the block as `encrypted_content`, then the rest of its `reasoning_content` as a summary,
+ * as an answer of ours writes them), a message item (when it has content) and one `function_call` item per tool
+ * call; a tool message a `function_call_output`.
  *
  * What Responses cannot express, and this helper therefore drops: message `name`, assistant content as a parts
- * list (written as one output_text part, read back as a string), images in assistant messages, and the sampling
- * fields and `stop` that the Responses API lacks (top_k, min_p, top_a, the penalties, stop).
+ * list (written as one output_text part, read back as a string), images in assistant messages, a
+ * `reasoning_content` that is not the thinking blocks' text followed by more, and the sampling fields and `stop`
+ * that the Responses API lacks (top_k, min_p, top_a, the penalties, stop).
  */
 export function toResponsesRequest(model: string, input: TextInput, stream = false): Json {
   const body: Json = { model, input: input.messages.flatMap(toItems) };
@@ -38,7 +42,17 @@ export function toResponsesRequest(model: string, input: TextInput, stream = fal
 function toItems(message: TextMessage): Json[] {
   switch (message.role) {
     case 'assistant': {
-      const items: Json[] = [];
+      const items: Json[] = (message.thinking_blocks ?? []).map((block) => ({
+        type: 'reasoning',
+        summary:
+          block.type === 'thinking' && block.thinking !== ''
+            ? [{ type: 'summary_text', text: block.thinking }]
+            : [],
+        encrypted_content: thinkingToken(block),
+      }));
+      const unsigned = unsignedReasoningOf(message);
+      if (unsigned !== '')
+        items.push({ type: 'reasoning', summary: [{ type: 'summary_text', text: unsigned }] });
       if (message.content !== null) {
         const text = typeof message.content === 'string' ? message.content : partsText(message.content);
         items.push({
