@@ -191,7 +191,7 @@ function requestArb(protocol: Protocol): fc.Arbitrary<TextInput> {
         'response_format',
         'reasoning_effort',
       ] as const) {
-        if (r[field] !== undefined) (input as Record<string, unknown>)[field] = r[field];
+        if (r[field] !== undefined) (input as unknown as Record<string, unknown>)[field] = r[field];
       }
       if (r.tool_choice !== undefined) {
         input.tool_choice =

@@ -30,6 +30,18 @@ export const ChatCompletion = closed(
           role: Type.Literal('assistant'),
           content: Nullable(Type.String()),
           reasoning_content: Type.Optional(Type.String({ description: 'Only when the model reasoned.' })),
+          thinking_blocks: Type.Optional(
+            Type.Array(
+              Type.Union([
+                closed({ type: Type.Literal('thinking'), thinking: Type.String(), signature: Type.String() }),
+                closed({ type: Type.Literal('redacted_thinking'), data: Type.String() }),
+              ]),
+              {
+                description:
+                  'Only when the model signed its reasoning: sent back unchanged on the next turn.',
+              },
+            ),
+          ),
           tool_calls: Type.Optional(
             Type.Array(
               closed({
@@ -79,8 +91,10 @@ const ResponseItem = Type.Union([
   closed({
     id: Type.String({ pattern: '^rs_' }),
     type: Type.Literal('reasoning'),
-    summary: Type.Array(Type.Unknown(), { maxItems: 0 }),
-    content: Type.Array(closed({ type: Type.Literal('reasoning_text'), text: Type.String() })),
+    summary: Type.Array(closed({ type: Type.Literal('summary_text'), text: Type.String() }), { maxItems: 1 }),
+    encrypted_content: Type.Optional(
+      Type.String({ description: 'A signed reasoning block: send the item back in `input` as it came.' }),
+    ),
   }),
   closed({
     id: Type.String({ pattern: '^fc_' }),
@@ -108,7 +122,8 @@ export const ResponseObject = closed(
     model: Type.String(),
     output: Type.Array(ResponseItem, {
       description:
-        'A reasoning item when the model reasoned, the message (unless only tools were called), the calls.',
+        'Reasoning items when the model reasoned (one per signed block), the message (unless only tools were ' +
+        'called), the calls.',
     }),
     parallel_tool_calls: Type.Boolean(),
     previous_response_id: Type.Null(),
@@ -157,7 +172,12 @@ export const MessageObject = closed(
     model: Type.String(),
     content: Type.Array(
       Type.Union([
-        closed({ type: Type.Literal('thinking'), thinking: Type.String(), signature: Type.Literal('') }),
+        closed({
+          type: Type.Literal('thinking'),
+          thinking: Type.String(),
+          signature: Type.String({ description: 'Empty for reasoning nobody signed.' }),
+        }),
+        closed({ type: Type.Literal('redacted_thinking'), data: Type.String() }),
         closed({ type: Type.Literal('text'), text: Type.String() }),
         closed({ type: Type.Literal('tool_use'), id: Type.String(), name: Type.String(), input: JsonObject }),
       ]),
@@ -176,6 +196,11 @@ export const MessageObject = closed(
 
 const GooglePart = Type.Union([
   closed({ text: Type.String(), thought: Type.Optional(Type.Literal(true)) }),
+  closed({
+    thoughtSignature: Type.String({
+      description: 'A signed reasoning block: send the part back as it came.',
+    }),
+  }),
   closed({
     functionCall: closed({ id: Type.Optional(Type.String()), name: Type.String(), args: JsonObject }),
   }),

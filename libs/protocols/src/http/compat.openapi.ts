@@ -169,7 +169,8 @@ export const compatOpenApi: OpenApiFragment = {
           'ResponsesResponse',
           'Events with `event:` lines: response.created, response.in_progress, response.output_item.added / ' +
             '.done, response.content_part.added / .done, response.output_text.delta / .done, ' +
-            'response.reasoning_text.delta / .done, response.function_call_arguments.delta / .done, then ' +
+            'response.reasoning_summary_part.added / .done, response.reasoning_summary_text.delta / .done, ' +
+            'response.function_call_arguments.delta / .done, then ' +
             'response.completed (or response.incomplete) carrying `response.usage`. A failure after the start ' +
             'is an `error` event with `code`, `message`, `param`.',
         ),
@@ -201,7 +202,8 @@ export const compatOpenApi: OpenApiFragment = {
           'A Message (or, after X-Service-Keepalive, the error that ended it).',
           'MessagesMessage',
           'Events with `event:` lines: message_start, ping, content_block_start / _delta (text_delta, ' +
-            'thinking_delta, input_json_delta) / _stop, message_delta (stop reason and usage), message_stop. A ' +
+            'thinking_delta, signature_delta, input_json_delta) / _stop, message_delta (stop reason and usage), ' +
+            'message_stop. A ' +
             'failure after the start is `event: error` with the error body.',
         ),
         ...textErrors('anthropic', { 400: [unsupported('service_tier')] }),

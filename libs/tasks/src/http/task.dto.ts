@@ -63,6 +63,24 @@ const TextMessage = Type.Object(
     reasoning_content: Type.Optional(
       Type.String({ description: 'Reasoning text, when the model showed it.' }),
     ),
+    thinking_blocks: Type.Optional(
+      Type.Array(
+        Type.Union([
+          Type.Object(
+            { type: Type.Literal('thinking'), thinking: Type.String(), signature: Type.String() },
+            { additionalProperties: false },
+          ),
+          Type.Object(
+            { type: Type.Literal('redacted_thinking'), data: Type.String() },
+            { additionalProperties: false },
+          ),
+        ]),
+        {
+          description:
+            'Signed reasoning (Claude’s extended thinking), when the model signed it: send it back unchanged in the assistant message of the next turn.',
+        },
+      ),
+    ),
     tool_calls: Type.Optional(
       Type.Array(
         Type.Object(
