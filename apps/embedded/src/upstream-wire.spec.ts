@@ -709,6 +709,274 @@ describe('the four protocols through the official SDKs, to the three upstream wi
       });
     });
   });
+
+  describe('streamed, with reasoning, and signed thinking sent back on the next turn', () => {
+    const SIGNED = {
+      reasoning: [
+        { text: ['The user wants ', 'a colour.'], signature: 'sig-A==' },
+        { text: 'Green it is.', signature: 'sig-B==' },
+      ],
+      redacted: ['cmVkYWN0ZWQ='],
+      text: ['Green', '.'],
+      toolCalls: [{ id: 'toolu_7', name: 'look', arguments: ['{"zoom"', ':3}'] }],
+      finish: 'tool_calls',
+      usage: { input: 300, cachedInput: 100, output: 90, reasoning: 0 },
+    } satisfies AnswerScript;
+    const BLOCKS = [
+      { type: 'thinking', thinking: 'The user wants a colour.', signature: 'sig-A==' },
+      { type: 'thinking', thinking: 'Green it is.', signature: 'sig-B==' },
+      { type: 'redacted_thinking', data: 'cmVkYWN0ZWQ=' },
+    ];
+
+    it('messages (streamed) -> claude: the SDK assembles the signed blocks; sent back, they reach Anthropic unchanged', async () => {
+      const client = anthropicClient();
+      anthropic.answer(SIGNED);
+      const question = { role: 'user' as const, content: 'Which colour?' };
+      const first = await client.messages
+        .stream({
+          model: CLAUDE,
+          max_tokens: 4000,
+          messages: [question],
+          tools: [{ name: LOOK.name, description: LOOK.description, input_schema: LOOK.parameters as never }],
+        })
+        .finalMessage();
+      expect(first.content).toEqual([
+        ...BLOCKS,
+        { type: 'text', text: 'Green.' },
+        { type: 'tool_use', id: 'toolu_7', name: 'look', input: { zoom: 3 } },
+      ]);
+      expect(first.stop_reason).toBe('tool_use');
+
+      const before = anthropic.requests.length;
+      anthropic.answer({ ...ANSWER, toolCalls: [], finish: 'stop' });
+      await client.messages.create({
+        model: CLAUDE,
+        max_tokens: 4000,
+        messages: [
+          question,
+          { role: 'assistant', content: first.content as Anthropic.ContentBlockParam[] },
+          {
+            role: 'user',
+            content: [{ type: 'tool_result', tool_use_id: 'toolu_7', content: 'green indeed' }],
+          },
+        ],
+        tools: [{ name: LOOK.name, description: LOOK.description, input_schema: LOOK.parameters as never }],
+      } as Anthropic.MessageCreateParamsNonStreaming);
+      const sent = body(received(anthropic, before)) as { messages: Json[] };
+      expect(sent.messages[1]).toEqual({
+        role: 'assistant',
+        content: [
+          ...BLOCKS,
+          { type: 'text', text: 'Green.' },
+          { type: 'tool_use', id: 'toolu_7', name: 'look', input: { zoom: 3 } },
+        ],
+      });
+    });
+
+    it('chat completions (streamed) -> claude: reasoning_content and thinking_blocks; sent back, unchanged upstream', async () => {
+      anthropic.answer(SIGNED);
+      const stream = await openaiClient().chat.completions.create({
+        model: CLAUDE,
+        messages: [{ role: 'user', content: 'Which colour?' }],
+        tools: [{ type: 'function', function: LOOK }],
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      let reasoning = '';
+      let text = '';
+      const blocks: unknown[] = [];
+      const args: string[] = [];
+      let usage: OpenAI.CompletionUsage | null | undefined;
+      for await (const chunk of stream) {
+        usage = chunk.usage ?? usage;
+        const delta = chunk.choices[0]?.delta as
+          | (OpenAI.Chat.ChatCompletionChunk.Choice.Delta & {
+              reasoning_content?: string;
+              thinking_blocks?: unknown[];
+            })
+          | undefined;
+        if (!delta) continue;
+        reasoning += delta.reasoning_content ?? '';
+        text += delta.content ?? '';
+        blocks.push(...(delta.thinking_blocks ?? []));
+        for (const call of delta.tool_calls ?? []) args.push(call.function?.arguments ?? '');
+      }
+      expect(reasoning).toBe('The user wants a colour.Green it is.');
+      expect(text).toBe('Green.');
+      expect(blocks).toEqual(BLOCKS);
+      expect(args.join('')).toBe('{"zoom":3}');
+      expect(usage).toMatchObject({
+        prompt_tokens: 300,
+        completion_tokens: 90,
+        prompt_tokens_details: { cached_tokens: 100 },
+      });
+
+      const before = anthropic.requests.length;
+      anthropic.answer({ ...ANSWER, toolCalls: [], finish: 'stop' });
+      await openaiClient().chat.completions.create({
+        model: CLAUDE,
+        messages: [
+          { role: 'user', content: 'Which colour?' },
+          {
+            role: 'assistant',
+            content: 'Green.',
+            tool_calls: [
+              { id: 'toolu_7', type: 'function', function: { name: 'look', arguments: '{"zoom":3}' } },
+            ],
+            ...({ reasoning_content: reasoning, thinking_blocks: blocks } as object),
+          },
+          { role: 'tool', tool_call_id: 'toolu_7', content: 'green indeed' },
+        ],
+        tools: [{ type: 'function', function: LOOK }],
+      });
+      const sent = body(received(anthropic, before)) as { messages: Json[] };
+      expect(sent.messages[1]).toEqual({
+        role: 'assistant',
+        content: [
+          ...BLOCKS,
+          { type: 'text', text: 'Green.' },
+          { type: 'tool_use', id: 'toolu_7', name: 'look', input: { zoom: 3 } },
+        ],
+      });
+    });
+
+    it('generate content (streamed) -> gemini: thought parts come back as thoughts; chat completions reads them as reasoning', async () => {
+      const THOUGHTS = {
+        reasoning: [{ text: 'Consider the hue.' }],
+        text: ['Gre', 'en.'],
+        finish: 'stop',
+        usage: { input: 50, cachedInput: 20, output: 30, reasoning: 12 },
+      } satisfies AnswerScript;
+      gemini.answer(THOUGHTS);
+      const google = new GoogleGenAI({
+        apiKey,
+        httpOptions: { baseUrl: app.baseUrl, fetch: sdkFetch } as never,
+      });
+      let thoughts = '';
+      let text = '';
+      let usage: {
+        promptTokenCount?: number;
+        cachedContentTokenCount?: number;
+        thoughtsTokenCount?: number;
+      } = {};
+      for await (const chunk of await google.models.generateContentStream({
+        model: GEMINI,
+        contents: 'Which colour?',
+        config: { maxOutputTokens: 4000, thinkingConfig: { includeThoughts: true, thinkingBudget: 2000 } },
+      })) {
+        for (const part of chunk.candidates?.[0]?.content?.parts ?? []) {
+          if (part.thought) thoughts += part.text ?? '';
+          else text += part.text ?? '';
+        }
+        usage = chunk.usageMetadata ?? usage;
+      }
+      expect(thoughts).toBe('Consider the hue.');
+      expect(text).toBe('Green.');
+      expect(usage).toMatchObject({
+        promptTokenCount: 50,
+        cachedContentTokenCount: 20,
+        thoughtsTokenCount: 12,
+      });
+
+      gemini.answer(THOUGHTS);
+      const whole = await openaiClient().chat.completions.create({
+        model: GEMINI,
+        messages: [{ role: 'user', content: 'Which colour?' }],
+        reasoning_effort: 'low',
+        max_tokens: 4000,
+      });
+      const message = whole.choices[0]!.message as OpenAI.Chat.ChatCompletionMessage & {
+        reasoning_content?: string;
+      };
+      expect(message.reasoning_content).toBe('Consider the hue.');
+      expect(message.content).toBe('Green.');
+      expect(whole.usage).toMatchObject({
+        prompt_tokens: 50,
+        completion_tokens: 30,
+        completion_tokens_details: { reasoning_tokens: 12 },
+        prompt_tokens_details: { cached_tokens: 20 },
+      });
+    });
+
+    it('the native API -> claude: the record’s message carries the signed blocks; its next task sends them back', async () => {
+      const auth = { authorization: `Bearer ${apiKey}` };
+      anthropic.answer(SIGNED);
+      const question = { role: 'user', content: 'Which colour?' };
+      const tools = [{ type: 'function', function: LOOK }];
+      const created = await app.call('POST', '/api/v1/jobs/createTask', {
+        headers: auth,
+        body: { model: CLAUDE, input: { messages: [question], tools } },
+      });
+      const first = await settled(dataOf(created)['taskId'] as string);
+      const message = (first['output'] as { message: Json }).message;
+      expect(message).toEqual({
+        role: 'assistant',
+        content: 'Green.',
+        reasoning_content: 'The user wants a colour.Green it is.',
+        thinking_blocks: BLOCKS,
+        tool_calls: [
+          { id: 'toolu_7', type: 'function', function: { name: 'look', arguments: '{"zoom":3}' } },
+        ],
+      });
+
+      const before = anthropic.requests.length;
+      anthropic.answer({ ...ANSWER, toolCalls: [], finish: 'stop' });
+      const next = await app.call('POST', '/api/v1/jobs/createTask', {
+        headers: auth,
+        body: {
+          model: CLAUDE,
+          input: {
+            messages: [question, message, { role: 'tool', tool_call_id: 'toolu_7', content: 'green indeed' }],
+            tools,
+          },
+        },
+      });
+      await settled(dataOf(next)['taskId'] as string);
+      const sent = body(received(anthropic, before)) as { messages: Json[] };
+      expect(sent.messages[1]).toEqual({
+        role: 'assistant',
+        content: [
+          ...BLOCKS,
+          { type: 'text', text: 'Green.' },
+          { type: 'tool_use', id: 'toolu_7', name: 'look', input: { zoom: 3 } },
+        ],
+      });
+    });
+
+    it('responses (streamed) -> claude: one reasoning item per signed block, which sent back reaches Anthropic unchanged', async () => {
+      anthropic.answer(SIGNED);
+      const stream = openaiClient().responses.stream({
+        model: CLAUDE,
+        input: 'Which colour?',
+        tools: [{ type: 'function', ...LOOK, strict: null }],
+      });
+      const response = await stream.finalResponse();
+      const items = response.output;
+      expect(items.filter((item) => item.type === 'reasoning')).toHaveLength(3);
+      expect(response.output_text).toBe('Green.');
+
+      const before = anthropic.requests.length;
+      anthropic.answer({ ...ANSWER, toolCalls: [], finish: 'stop' });
+      await openaiClient().responses.create({
+        model: CLAUDE,
+        input: [
+          { role: 'user', content: 'Which colour?' },
+          ...(items as OpenAI.Responses.ResponseInputItem[]),
+          { type: 'function_call_output', call_id: 'toolu_7', output: 'green indeed' },
+        ],
+        tools: [{ type: 'function', ...LOOK, strict: null }],
+      });
+      const sent = body(received(anthropic, before)) as { messages: Json[] };
+      expect(sent.messages[1]).toEqual({
+        role: 'assistant',
+        content: [
+          ...BLOCKS,
+          { type: 'text', text: 'Green.' },
+          { type: 'tool_use', id: 'toolu_7', name: 'look', input: { zoom: 3 } },
+        ],
+      });
+    });
+  });
 });
 
 /** Prices per million tokens in billionths of a dollar per token (the shipped catalog's). */
