@@ -23,7 +23,16 @@ function contentPart(images: boolean): Schema {
   ];
   if (images) {
     properties['image_url'] = obj(
-      { url: str({ minLength: 1 }), detail: str({ enum: ['auto', 'low', 'high'] }) },
+      {
+        url: str({
+          minLength: 1,
+          description:
+            'A base64 data: URL of a PNG, JPEG, WebP or GIF of at most 10 MiB; an https URL on port 443 without ' +
+            'user info, at most 2,048 characters; or the service://files/fil_... URI of a ready image of your ' +
+            'account. Anything else is refused before any hold.',
+        }),
+        detail: str({ enum: ['auto', 'low', 'high'] }),
+      },
       ['url'],
     );
     rules.push({

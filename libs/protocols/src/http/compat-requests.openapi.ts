@@ -44,12 +44,18 @@ const Ignored = (description = 'Accepted and ignored (X-Service-Ignored-Params).
   Type.Unknown({ description });
 const StringOrStrings = Type.Union([Type.String(), Type.Array(Type.String())]);
 
+/** The image URLs a conversation may carry (checked before any hold; libs/contracts chat-images.ts). */
+const IMAGE_URL_RULES =
+  'A base64 `data:` URL of a PNG, JPEG, WebP or GIF of at most 10 MiB; an `https` URL on port 443 without user ' +
+  'info, at most 2,048 characters; or the `service://files/fil_...` URI of a ready image of your account. ' +
+  'Anything else is 400 naming the part, before any hold. An upstream that cannot take a URL gets the bytes.';
+
 const ChatPart = Type.Union([
   Type.Object({ type: Type.Literal('text'), text: Type.String() }),
   Type.Object({
     type: Type.Literal('image_url'),
     image_url: Type.Object({
-      url: Type.String(),
+      url: Type.String({ description: IMAGE_URL_RULES }),
       detail: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('low'), Type.Literal('high')])),
     }),
   }),
@@ -171,7 +177,7 @@ const InputPart = Type.Union([
   Type.Object({ type: Type.Literal('refusal'), refusal: Type.String() }),
   Type.Object({
     type: Type.Literal('input_image'),
-    image_url: Type.String({ description: 'A URL or data URL; `file_id` is refused.' }),
+    image_url: Type.String({ description: `${IMAGE_URL_RULES} \`file_id\` is refused.` }),
     detail: Type.Optional(Type.String()),
   }),
 ]);
