@@ -203,7 +203,7 @@ export const ConfigSchema = Type.Object(
     TRUSTED_PROXIES: Type.Optional(
       Type.String({
         description:
-          'Comma-separated addresses or CIDRs of the reverse proxies in front of this app (its ingress). A request from one of them has its client address taken from X-Forwarded-For, through every listed proxy, for the per-address rate limits (public catalog, console sign-in); unset, X-Forwarded-For is ignored and the peer address is the client.',
+          'Comma-separated addresses or CIDRs of the reverse proxies in front of this app (its ingress). A request from one of them has its client address taken from X-Forwarded-For, through every listed proxy, for the per-address rate limits (public catalog, console sign-in), and its scheme and host from X-Forwarded-Proto and X-Forwarded-Host (the console sign-in link, the Secure cookie); unset, or from anyone else, those headers are ignored: the peer address is the client, the connection gives the scheme and the Host header the host.',
       }),
     ),
     WEBHOOK_ALLOW_PRIVATE_CIDRS: Type.Optional(
