@@ -477,6 +477,29 @@ describe('the OpenAPI document agrees with what the service does', () => {
     expect((await checked('GET', `/api/v1/assets/${assetId}`, { headers: auth })).status).toBe(404);
   });
 
+  it("documents the 429 of the edge's admin and console buckets on every admin and console operation", () => {
+    const paths = doc['paths'] as Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    const limited = Object.entries(paths).filter(
+      ([path]) => /^\/(admin|console)\/v1\//.test(path) && !/^\/console\/v1\/(catalog|sign-in)/.test(path),
+    );
+    expect(limited.length).toBeGreaterThan(30);
+    for (const [path, item] of limited) {
+      for (const [method, operation] of Object.entries(item)) {
+        if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+        const refused = operation.responses['429'] as
+          { description: string; headers: Record<string, unknown> } | undefined;
+        expect([method, path, refused?.headers]).toEqual([
+          method,
+          path,
+          expect.objectContaining({ 'Retry-After': expect.anything() }),
+        ]);
+        expect(refused!.description).toContain('Per source address: ');
+        if (path.startsWith('/console/') && method !== 'get')
+          expect(refused!.description).toContain('Per console session: 30 POST, PUT, PATCH and DELETE calls');
+      }
+    }
+  });
+
   it('has no operation the service does not answer', () => {
     const documented = Object.entries(doc['paths'] as Record<string, Record<string, unknown>>).flatMap(
       ([path, item]) =>

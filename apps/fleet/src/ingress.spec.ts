@@ -1,6 +1,6 @@
 import type { FleetApp } from '@gen/contracts';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { Ingress, type Upstream } from './ingress';
 
 interface Seen {
@@ -168,6 +168,30 @@ describe('the fleet ingress', () => {
     });
     expect(down.status).toBe(503);
     expect(await down.json()).toMatchObject({ error: { code: 503, status: 'UNAVAILABLE' } });
+  });
+
+  it("forwards its own view of the scheme and host, never a client's X-Forwarded-Host or -Proto", async () => {
+    const gateway = await replica('gateway', seen);
+    servers.push(gateway);
+    await start(new Map([['gateway', [upstreamOf(gateway)]]]));
+    const response = await fetch(`${base}/admin/v1/accounts`, {
+      headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' },
+    });
+    expect(response.status).toBe(200);
+    expect(seen[0]!.headers['x-forwarded-host']).toBe(new URL(base).host);
+    expect(seen[0]!.headers['x-forwarded-proto']).toBe('http');
+    // HTTP/1.0 without a Host header: no host to forward, and the client's header does not pass either.
+    const { port } = new URL(base);
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write('GET /admin/v1/groups HTTP/1.0\r\nX-Forwarded-Host: evil.example\r\n\r\n'),
+      );
+      socket.on('data', () => undefined);
+      socket.on('end', resolve);
+      socket.on('error', reject);
+    });
+    expect(seen[1]).toMatchObject({ url: '/admin/v1/groups' });
+    expect(seen[1]!.headers['x-forwarded-host']).toBeUndefined();
   });
 
   it('skips a replica that refuses the connection, and answers 503 50301 in the caller protocol when none is up', async () => {

@@ -172,8 +172,10 @@ export class Ingress {
     const remote = req.socket.remoteAddress ?? '';
     const prior = req.headers['x-forwarded-for'];
     headers['x-forwarded-for'] = prior ? `${String(prior)}, ${remote}` : remote;
+    // The apps trust this ingress (TRUSTED_PROXIES): what it forwards is its own view, never a client's header.
     headers['x-forwarded-proto'] = 'http';
     if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;
+    else delete headers['x-forwarded-host'];
     if (body.length > 0 || req.headers['content-length'] !== undefined) {
       headers['content-length'] = String(body.length);
     }

@@ -114,6 +114,50 @@ export const ConfigSchema = Type.Object(
       default: 120,
       description: 'Token bucket size per API key.',
     }),
+    ADMIN_RATE_BURST: Type.Integer({
+      minimum: 1,
+      default: 120,
+      description:
+        'Admin API (/admin/v1): token bucket size per source address (429 with Retry-After when empty).',
+    }),
+    ADMIN_RATE_PER_MINUTE: Type.Integer({
+      minimum: 1,
+      default: 300,
+      description: 'Admin API (/admin/v1): requests per minute per source address (token bucket refill).',
+    }),
+    ADMIN_AUTH_FAIL_BURST: Type.Integer({
+      minimum: 1,
+      default: 10,
+      description:
+        'Admin API: failed admin-token attempts (401) a source address may make at once; then every admin request of that address is 429 until one refills, before any token is checked.',
+    }),
+    ADMIN_AUTH_FAIL_PER_MINUTE: Type.Integer({
+      minimum: 1,
+      default: 10,
+      description: 'Admin API: failed admin-token attempts per minute per source address (refill).',
+    }),
+    CONSOLE_RATE_BURST: Type.Integer({
+      minimum: 1,
+      default: 120,
+      description:
+        'Console API (/console/v1, but the public catalog and sign-in, which have their own limits): token bucket size per source address.',
+    }),
+    CONSOLE_RATE_PER_MINUTE: Type.Integer({
+      minimum: 1,
+      default: 300,
+      description: 'Console API: requests per minute per source address (token bucket refill).',
+    }),
+    CONSOLE_WRITE_BURST: Type.Integer({
+      minimum: 1,
+      default: 30,
+      description:
+        'Console API: POST, PUT, PATCH and DELETE calls one console session may make at once (creating keys, rotating secrets, redeliveries).',
+    }),
+    CONSOLE_WRITE_PER_MINUTE: Type.Integer({
+      minimum: 1,
+      default: 30,
+      description: 'Console API: POST, PUT, PATCH and DELETE calls per minute per console session (refill).',
+    }),
     CATALOG_FILE: Type.Optional(
       Type.String({
         minLength: 1,
@@ -203,7 +247,7 @@ export const ConfigSchema = Type.Object(
     TRUSTED_PROXIES: Type.Optional(
       Type.String({
         description:
-          'Comma-separated addresses or CIDRs of the reverse proxies in front of this app (its ingress). A request from one of them has its client address taken from X-Forwarded-For, through every listed proxy, for the per-address rate limits (public catalog, console sign-in); unset, X-Forwarded-For is ignored and the peer address is the client.',
+          'Comma-separated addresses or CIDRs of the reverse proxies in front of this app (its ingress). A request from one of them has its client address taken from X-Forwarded-For, through every listed proxy, for the per-address rate limits (public catalog, console sign-in, admin and console routes), and its scheme and host from X-Forwarded-Proto and X-Forwarded-Host (the console sign-in link, the Secure cookie); unset, or from anyone else, those headers are ignored: the peer address is the client, the connection gives the scheme and the Host header the host.',
       }),
     ),
     WEBHOOK_ALLOW_PRIVATE_CIDRS: Type.Optional(

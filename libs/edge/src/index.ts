@@ -1,4 +1,5 @@
-export { installEdge, SerializedJson, type RequestObserver } from './install-edge';
+export { installEdge, SerializedJson, type EdgeRouteLimits, type RequestObserver } from './install-edge';
+export { isForwarded, markForwarded } from './forwarded-request';
 export { installDirectRoutes } from './direct-routes';
 export { routeFamily, type RouteFamily } from './route-family';
 export { cookieValue, isSecureRequest, requestBaseUrl } from './request-origin';
@@ -22,6 +23,7 @@ export {
   errorResponses,
   systemOpenApi,
   type OpenApiFragment,
+  type OpenApiOptions,
 } from './openapi';
 export {
   MemoryRateLimitStore,

@@ -22,6 +22,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bearerToken, compatApiKey, nativeApiKey, refuseQueryCredential } from './credentials';
 import { installFormFields } from './form-fields';
+import { isForwarded } from './forwarded-request';
 import { cookieValue } from './request-origin';
 import type { EdgeState } from './edge-state';
 import type { RateDecision, RateLimitStore, TokenBucketPolicy } from './rate-limit';
@@ -43,11 +44,31 @@ export interface EdgeDependencies {
   readonly adminTokens: AdminTokenVerifier | null;
   readonly rateLimits: RateLimitStore;
   readonly perKeyPolicy: TokenBucketPolicy;
+  /** The buckets of the admin and console routes, per source address and per console session. */
+  readonly routeLimits: EdgeRouteLimits;
   readonly logger: Logger;
   /** True once SIGTERM arrived: new work is refused with 503 while in-flight requests finish. */
   readonly isDraining: () => boolean;
   /** Where each finished request's duration goes (the `/metrics` histogram), by route family and status. */
   readonly requests?: RequestObserver;
+}
+
+/**
+ * The buckets of `/admin/v1` and `/console/v1` (docs/operations.md), beside the per-key one of the API families.
+ * The public catalog and console sign-in have their own, per address (their routes' `@RateLimited`).
+ */
+export interface EdgeRouteLimits {
+  /** Every `/admin/v1` request, per source address, before its token is checked. */
+  readonly adminPerAddress: TokenBucketPolicy;
+  /**
+   * Failed admin-token attempts (401) per source address. Once they are spent, every `/admin/v1` request of
+   * that address is 429 until a token refills, before any token is checked: a right guess gains nothing.
+   */
+  readonly adminFailuresPerAddress: TokenBucketPolicy;
+  /** Every `/console/v1` request with a credential, per source address, before the session is checked. */
+  readonly consolePerAddress: TokenBucketPolicy;
+  /** Every POST, PUT, PATCH and DELETE of one console session (cookie or bearer console token). */
+  readonly consoleWritesPerSession: TokenBucketPolicy;
 }
 
 /** Takes one observation per finished request; must be cheap (it runs on every request). */
@@ -68,6 +89,14 @@ export function applyRateDecision(decision: RateDecision, reply: FastifyReply): 
       { 'retry-after': String(seconds) },
     );
   }
+}
+
+/**
+ * 429 with Retry-After (and the bucket's X-RateLimit-*) when the decision refuses; an allowed one sets no header,
+ * so that a route's own bucket (console usage) is the one its answers describe.
+ */
+function refuseWhenEmpty(decision: RateDecision, reply: FastifyReply): void {
+  if (!decision.allowed) applyRateDecision(decision, reply);
 }
 
 /** The answer of a family this app serves no route of (see EdgeDependencies). */
@@ -119,6 +148,68 @@ function authenticateConsole(
   });
 }
 
+/**
+ * `/console/v1`: a token of the source address's bucket, then the credential, then for a state-changing call a
+ * token of the session's bucket. A request forwarded by another app of the fleet (see forwarded-request.ts) had
+ * its address's token taken there.
+ */
+async function admitConsole(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  edge: EdgeState,
+  verifier: ConsoleSessionVerifier,
+  deps: EdgeDependencies,
+): Promise<void> {
+  const { rateLimits, routeLimits } = deps;
+  if (!isForwarded(request)) {
+    const address = rateLimits.take(`console-ip:${request.ip}`, routeLimits.consolePerAddress, Date.now());
+    refuseWhenEmpty(await address, reply);
+  }
+  await authenticateConsole(request, edge, verifier);
+  if (!STATE_CHANGING.has(request.method)) return;
+  const session = edge.console!.sessionId;
+  const writes = rateLimits.take(
+    `console-session:${session}`,
+    routeLimits.consoleWritesPerSession,
+    Date.now(),
+  );
+  refuseWhenEmpty(await writes, reply);
+}
+
+/**
+ * `/admin/v1`: a token of the source address's bucket, then, unless that address has spent its failed attempts,
+ * the admin token; a missing, malformed or wrong one takes a token of the failures bucket (401).
+ */
+async function authenticateAdmin(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  edge: EdgeState,
+  verifier: AdminTokenVerifier,
+  deps: EdgeDependencies,
+): Promise<void> {
+  const { rateLimits, routeLimits } = deps;
+  const forwarded = isForwarded(request);
+  const failures = `admin-auth-failures-ip:${request.ip}`;
+  if (!forwarded) {
+    const address = rateLimits.take(`admin-ip:${request.ip}`, routeLimits.adminPerAddress, Date.now());
+    refuseWhenEmpty(await address, reply);
+    refuseWhenEmpty(await rateLimits.peek(failures, routeLimits.adminFailuresPerAddress, Date.now()), reply);
+  }
+  const failed = async (error: unknown): Promise<never> => {
+    if (!forwarded) await rateLimits.take(failures, routeLimits.adminFailuresPerAddress, Date.now());
+    throw error;
+  };
+  let token: string | null;
+  try {
+    token = bearerToken(request);
+  } catch (error) {
+    return failed(error);
+  }
+  if (token === null || !(await verifier.verify(token)))
+    return failed(new DomainError(BusinessCode.Unauthorized, 'auth.admin_required'));
+  edge.admin = true;
+}
+
 function refuseWithoutCsrf(session: ConsolePrincipal, csrfToken: string | null): void {
   if (session.csrfMatches === true) return;
   throw new DomainError(
@@ -153,17 +244,12 @@ function authenticate(
     case 'admin': {
       const adminTokens = deps.adminTokens;
       if (!adminTokens) throw notServedHere();
-      const token = bearerToken(request);
-      if (!token) throw new DomainError(BusinessCode.Unauthorized, 'auth.admin_required');
-      return adminTokens.verify(token).then((valid) => {
-        if (!valid) throw new DomainError(BusinessCode.Unauthorized, 'auth.admin_required');
-        edge.admin = true;
-      });
+      return authenticateAdmin(request, reply, edge, adminTokens, deps);
     }
     case 'console': {
       const consoleSessions = deps.consoleSessions;
       if (!consoleSessions) throw notServedHere();
-      return authenticateConsole(request, edge, consoleSessions);
+      return admitConsole(request, reply, edge, consoleSessions, deps);
     }
     case 'public':
     case 'system':
@@ -187,8 +273,9 @@ const SUCCESS = Object.fromEntries(
 
 /**
  * The edge pipeline, as Fastify hooks so that it runs before routing work and costs little:
- * request id, drain check, authentication per family, per-key rate limit, well-formed input (depth, NUL,
- * lone surrogates) before any validation, the success envelope, access log.
+ * request id, drain check, authentication per family, per-key rate limit (per address, and per console session,
+ * on the admin and console routes), well-formed input (depth, NUL, lone surrogates) before any validation, the
+ * success envelope, access log.
  * Failures are thrown and rendered by the one exception filter.
  */
 export function installEdge(fastify: FastifyInstance, deps: EdgeDependencies): void {

@@ -1,5 +1,8 @@
 import { MAX_JSON_DEPTH } from '@gen/core';
 import { Type, type TSchema } from '@sinclair/typebox';
+import type { EdgeRouteLimits } from './install-edge';
+import type { TokenBucketPolicy } from './rate-limit';
+import { routeFamily } from './route-family';
 
 /**
  * A part of the OpenAPI document contributed by one library, next to the code it describes: its paths, and the
@@ -127,8 +130,69 @@ export const systemOpenApi: OpenApiFragment = {
   },
 };
 
+const WRITE_METHODS = new Set(['post', 'put', 'patch', 'delete']);
+const OPERATION_METHODS = new Set(['get', ...WRITE_METHODS]);
+
+const bucket = (count: string, policy: TokenBucketPolicy | undefined): string =>
+  policy ? `${policy.burst} ${count}, refilling ${policy.refillPerMinute} a minute` : count;
+
+/**
+ * What the edge's own buckets of an admin or console operation are (install-edge.ts: per source address, per
+ * console session for writes), with the configured numbers when known.
+ */
+function edgeLimitsOf(family: 'admin' | 'console', write: boolean, limits?: EdgeRouteLimits): string {
+  if (family === 'admin') {
+    return (
+      `Per source address: ${bucket('admin requests', limits?.adminPerAddress)}; and ` +
+      `${bucket('failed admin-token attempts (401)', limits?.adminFailuresPerAddress)}, after which every ` +
+      'admin request of that address is refused, before its token is checked, until one refills.'
+    );
+  }
+  const address = `Per source address: ${bucket('console requests', limits?.consolePerAddress)}.`;
+  if (!write) return address;
+  return `${address} Per console session: ${bucket('POST, PUT, PATCH and DELETE calls', limits?.consoleWritesPerSession)}.`;
+}
+
+/**
+ * Every admin and console operation may be refused by the edge's buckets before its route runs: its 429,
+ * added where the fragment has none, and told in the description where it has one (a route's own bucket).
+ */
+function documentEdgeLimits(
+  paths: Record<string, Record<string, unknown>>,
+  limits: EdgeRouteLimits | undefined,
+): void {
+  for (const [path, item] of Object.entries(paths)) {
+    const family = routeFamily(path);
+    if (family !== 'admin' && family !== 'console') continue;
+    for (const [method, operation] of Object.entries(item)) {
+      if (!OPERATION_METHODS.has(method)) continue;
+      const responses = ((operation as Record<string, unknown>)['responses'] ??= {}) as Record<
+        string,
+        { description?: string }
+      >;
+      const edge = edgeLimitsOf(family, WRITE_METHODS.has(method), limits);
+      const own = responses['429'];
+      if (own) {
+        responses['429'] = { ...own, description: `${own.description ?? ''} ${edge}`.trim() };
+      } else {
+        const added = errorResponses([429])['429'] as { description: string };
+        responses['429'] = { ...added, description: `${added.description} ${edge}` };
+      }
+    }
+  }
+}
+
+/** What the document says that depends on the configuration. */
+export interface OpenApiOptions {
+  /** The admin and console routes' buckets (numbers in their 429 answers); absent, they are named without. */
+  readonly routeLimits?: EdgeRouteLimits;
+}
+
 /** Assembles the OpenAPI 3.1 document (contract version 1.0.0) from the fragments of the composed libraries. */
-export function buildOpenApiDocument(fragments: readonly OpenApiFragment[]): Record<string, unknown> {
+export function buildOpenApiDocument(
+  fragments: readonly OpenApiFragment[],
+  options: OpenApiOptions = {},
+): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   const securitySchemes: Record<string, unknown> = {};
   const schemas: Record<string, unknown> = {};
@@ -138,6 +202,9 @@ export function buildOpenApiDocument(fragments: readonly OpenApiFragment[]): Rec
     Object.assign(securitySchemes, fragment.components?.securitySchemes);
     Object.assign(schemas, fragment.components?.schemas);
   }
+  // On copies: a fragment's objects are shared module constants.
+  const documented = JSON.parse(JSON.stringify(paths)) as Record<string, Record<string, unknown>>;
+  documentEdgeLimits(documented, options.routeLimits);
   return JSON.parse(
     JSON.stringify({
       openapi: '3.1.0',
@@ -180,7 +247,7 @@ export function buildOpenApiDocument(fragments: readonly OpenApiFragment[]): Rec
         },
         schemas: { ErrorEnvelope, ...schemas },
       },
-      paths,
+      paths: documented,
     }),
   ) as Record<string, unknown>;
 }

@@ -125,6 +125,49 @@ describe('MemoryRateLimitStore', () => {
     expect(new MemoryRateLimitStore().take('k', PER_SECOND, T0).allowed).toBe(true);
   });
 
+  it('peek tells what take would answer, without taking a token', () => {
+    expect(store.peek('k', SLOW, T0)).toEqual({
+      allowed: true,
+      limit: 2,
+      remaining: 2,
+      retryAfterSeconds: 0,
+    });
+    store.take('k', SLOW, T0);
+    expect(store.peek('k', SLOW, T0)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(store.peek('k', SLOW, T0)).toMatchObject({ allowed: true, remaining: 1 });
+    store.take('k', SLOW, T0);
+    expect(store.peek('k', SLOW, T0 + 4000)).toEqual({
+      allowed: false,
+      limit: 2,
+      remaining: 0,
+      retryAfterSeconds: 6,
+    });
+    // It refills as take does.
+    expect(store.peek('k', SLOW, T0 + 10_000)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(store.take('k', SLOW, T0 + 10_000)).toMatchObject({ allowed: true, remaining: 0 });
+  });
+
+  it('forgets the buckets that are full again, now and then: a full bucket and none answer the same', () => {
+    const buckets = (store as unknown as { buckets: Map<string, unknown> }).buckets;
+    // A look leaves nothing behind.
+    store.peek('looked-at', PER_SECOND, T0);
+    expect(buckets.has('looked-at')).toBe(false);
+    store.take('busy', PER_SECOND, T0);
+    store.take('busy', PER_SECOND, T0);
+    store.take('busy', PER_SECOND, T0);
+    // Thousands of addresses, one request each: each bucket is full again a second later.
+    for (let i = 0; i < 4094; i += 1) store.take(`ip:${i}`, PER_SECOND, T0 + (i < 4000 ? 0 : 2000));
+    expect(buckets.size).toBe(4095);
+    // The 4096th new bucket sweeps, at 2.5 s: the first 4000 addresses were full at 1 s; the last 94 and
+    // 'busy' are full at 3 s, 'late' at 3.5 s.
+    store.take('late', PER_SECOND, T0 + 2500);
+    expect(buckets.has('ip:0')).toBe(false);
+    expect(buckets.has('ip:4000')).toBe(true);
+    expect(buckets.has('busy')).toBe(true);
+    expect(buckets.size).toBe(94 + 2);
+    expect(store.take('busy', PER_SECOND, T0 + 2500)).toMatchObject({ allowed: true, remaining: 1 });
+  });
+
   it('sustains the refill rate over time: 600 per minute for a minute after the burst', () => {
     const policy = { burst: 120, refillPerMinute: 600 };
     let allowed = 0;

@@ -39,6 +39,26 @@ describeWithRedis('RedisRateLimitStore against the real Redis', () => {
     expect(await redis.pttl(`${prefix}one`)).toBeGreaterThan(0);
   });
 
+  it('peek tells what take would answer without taking, and writes nothing for a bucket nobody took from', async () => {
+    const store = new RedisRateLimitStore(redis, prefix);
+    const policy = { burst: 2, refillPerMinute: 1 };
+    expect(await store.peek('looked-at', policy)).toEqual({
+      allowed: true,
+      limit: 2,
+      remaining: 2,
+      retryAfterSeconds: 0,
+    });
+    expect(await redis.exists(`${prefix}looked-at`)).toBe(0);
+    await store.take('peeked', policy);
+    expect(await store.peek('peeked', policy)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(await store.peek('peeked', policy)).toMatchObject({ allowed: true, remaining: 1 });
+    await store.take('peeked', policy);
+    const empty = await store.peek('peeked', policy);
+    expect(empty).toMatchObject({ allowed: false, remaining: 0 });
+    expect(empty.retryAfterSeconds).toBeGreaterThanOrEqual(59);
+    expect((await store.take('peeked', policy)).allowed).toBe(false);
+  });
+
   it('refills exactly at the configured rate', async () => {
     const store = new RedisRateLimitStore(redis, prefix);
     const policy = { burst: 1, refillPerMinute: 600 }; // one token every 100 ms

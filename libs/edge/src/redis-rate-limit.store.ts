@@ -6,11 +6,14 @@ import type { RateDecision, RateLimitStore, TokenBucketPolicy } from './rate-lim
 /**
  * One atomic token-bucket step in Redis. Integers only: a token is 60000 units and a bucket refilling R tokens
  * a minute gains R units a millisecond, so the refill is exact. Time is the Redis server's, so processes with
- * skewed clocks share one bucket fairly. Returns {allowed, remaining tokens, retry-after seconds}.
+ * skewed clocks share one bucket fairly. ARGV[3] is the number of tokens to take when one is there: 1, or 0 to
+ * only look (a look at a bucket that does not exist writes nothing). Returns {allowed, remaining tokens,
+ * retry-after seconds}.
  */
 const TAKE = `
 local burst = tonumber(ARGV[1])
 local per_minute = tonumber(ARGV[2])
+local cost = tonumber(ARGV[3])
 local unit = 60000
 local capacity = burst * unit
 local now_parts = redis.call('TIME')
@@ -19,6 +22,9 @@ local state = redis.call('HMGET', KEYS[1], 'units', 'at')
 local units = tonumber(state[1])
 local at = tonumber(state[2])
 if units == nil then
+  if cost == 0 then
+    return { 1, burst, 0 }
+  end
   units = capacity
   at = now
 end
@@ -28,7 +34,7 @@ if now > at then
 end
 local allowed = 0
 if units >= unit then
-  units = units - unit
+  units = units - cost * unit
   allowed = 1
 end
 redis.call('HSET', KEYS[1], 'units', units, 'at', at)
@@ -55,15 +61,29 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.redis.defineCommand('takeToken', { numberOfKeys: 1, lua: TAKE });
   }
 
-  async take(key: string, policy: TokenBucketPolicy): Promise<RateDecision> {
+  take(key: string, policy: TokenBucketPolicy): Promise<RateDecision> {
+    return this.step(key, policy, 1);
+  }
+
+  peek(key: string, policy: TokenBucketPolicy): Promise<RateDecision> {
+    return this.step(key, policy, 0);
+  }
+
+  private async step(key: string, policy: TokenBucketPolicy, cost: 0 | 1): Promise<RateDecision> {
     let reply: [number, number, number];
     try {
       const command = (
         this.redis as unknown as {
-          takeToken(k: string, b: number, r: number): Promise<[number, number, number]>;
+          takeToken(k: string, b: number, r: number, c: number): Promise<[number, number, number]>;
         }
       ).takeToken;
-      reply = await command.call(this.redis, `${this.prefix}${key}`, policy.burst, policy.refillPerMinute);
+      reply = await command.call(
+        this.redis,
+        `${this.prefix}${key}`,
+        policy.burst,
+        policy.refillPerMinute,
+        cost,
+      );
     } catch {
       // Without its store the limiter cannot tell: it refuses rather than letting everything through.
       throw new DomainError(

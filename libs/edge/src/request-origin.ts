@@ -1,20 +1,21 @@
-import type { TLSSocket } from 'node:tls';
 import type { FastifyRequest } from 'fastify';
 
-const first = (value: string | string[] | undefined): string | undefined =>
-  (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim() || undefined;
+/*
+ * The scheme and host the client called. `X-Forwarded-Proto` and `X-Forwarded-Host` count only when the peer
+ * is a listed proxy (TRUSTED_PROXIES), as `X-Forwarded-For` does for the client address: Fastify's
+ * `request.protocol` and `request.host` read them through the same `trustProxy` test (the last value, the one
+ * the nearest proxy wrote). From anyone else they are ignored, so a client can neither choose the origin of a
+ * console sign-in link nor mark a plain-HTTP session cookie `Secure`.
+ */
 
-/** True when the client reached us over HTTPS: TLS on this socket, or `X-Forwarded-Proto: https` of a proxy. */
+/** True when the client reached us over HTTPS: TLS on this socket, or `X-Forwarded-Proto: https` of a listed proxy. */
 export function isSecureRequest(request: FastifyRequest): boolean {
-  const forwarded = first(request.headers['x-forwarded-proto']);
-  if (forwarded !== undefined) return forwarded.toLowerCase() === 'https';
-  return (request.raw.socket as Partial<TLSSocket>).encrypted === true;
+  return request.protocol?.toLowerCase() === 'https';
 }
 
-/** The origin the client called, `https://host[:port]`, from the scheme above and the Host header. */
+/** The origin the client called, `https://host[:port]`: the scheme above and the Host header (a listed proxy's `X-Forwarded-Host`). */
 export function requestBaseUrl(request: FastifyRequest): string {
-  const host = first(request.headers['x-forwarded-host']) ?? request.headers.host ?? 'localhost';
-  return `${isSecureRequest(request) ? 'https' : 'http'}://${host}`;
+  return `${isSecureRequest(request) ? 'https' : 'http'}://${request.host || 'localhost'}`;
 }
 
 /** The value of one cookie of the request, or null (the first one when the name repeats). */

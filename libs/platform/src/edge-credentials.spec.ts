@@ -98,6 +98,12 @@ describe('the edge of an app without verifiers', () => {
       adminTokens: null,
       rateLimits: new MemoryRateLimitStore(),
       perKeyPolicy: { burst: 10, refillPerMinute: 60 },
+      routeLimits: {
+        adminPerAddress: { burst: 10, refillPerMinute: 60 },
+        adminFailuresPerAddress: { burst: 10, refillPerMinute: 60 },
+        consolePerAddress: { burst: 10, refillPerMinute: 60 },
+        consoleWritesPerSession: { burst: 10, refillPerMinute: 60 },
+      },
       logger,
       isDraining: () => false,
     });

@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleInit, type Provider } from '@nestjs/common';
 import { HttpAdapterHost, ModuleRef } from '@nestjs/core';
 import { FORWARDED_ROUTES, type FleetApp } from '@gen/contracts';
+import { markForwarded } from '@gen/edge';
 import {
   isHttpForwardContract,
   ownerOf,
@@ -54,7 +55,8 @@ export class InjectedHttpForward implements HttpForwardPort {
     const response = await fastify.inject({
       method: request.method as HTTPMethods,
       url: request.url,
-      headers: request.headers,
+      // Marked, so that the edge here does not take the per-address tokens the receiving app already took.
+      headers: markForwarded(request.headers),
       ...(request.body !== undefined ? { payload: Buffer.from(request.body, 'base64') } : {}),
     });
     return {
@@ -85,7 +87,8 @@ function bodyOf(request: FastifyRequest): string | undefined {
 /**
  * The caller's side: for each forward port this app calls, the routes of `FORWARDED_ROUTES` its owner serves,
  * each answered by the owner. The edge's hooks run here as on any route (request id, drain, credentials, rate
- * limit) and again at the owner, which renders the answer; a failure to reach it is this app's 503 (50301).
+ * limit) and again at the owner, which renders the answer, but for the per-address buckets, whose tokens this
+ * app took for the client's address (the owner sees its injection); a failure to reach it is this app's 503 (50301).
  */
 @Injectable()
 export class ForwardedRoutesInstaller implements OnModuleInit {

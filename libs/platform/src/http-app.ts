@@ -18,6 +18,7 @@ import type { DynamicModule, Type } from '@nestjs/common';
 import { EdgeCredentials, recordRoutes, requireVerifiersFor } from './edge-credentials';
 import { Lifecycle } from './lifecycle';
 import { PublicBaseUrl } from './object-storage.providers';
+import { routeLimitsOf } from './route-limits';
 import { LocalObjectStorage, OBJECT_STORAGE, installLocalObjectRoutes } from '@gen/storage';
 import { parseAllowPrivateCidrs } from '@gen/ssrf';
 import { NestPinoLogger } from './nest-logger';
@@ -87,6 +88,7 @@ export async function createHttpApp(
     adminTokens: credentials.adminTokens,
     rateLimits: optional<RateLimitStore>(app, RATE_LIMIT_STORE) ?? new MemoryRateLimitStore(),
     perKeyPolicy: { burst: config.RATE_LIMIT_BURST, refillPerMinute: config.RATE_LIMIT_PER_MINUTE },
+    routeLimits: routeLimitsOf(config),
     logger,
     isDraining: () => lifecycle.isDraining(),
     requests: metrics.requests,

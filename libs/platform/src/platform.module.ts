@@ -12,6 +12,7 @@ import { DATABASE, openDatabase, pgliteDirIn } from '@gen/persistence';
 import { EdgeCredentials } from './edge-credentials';
 import { INFRASTRUCTURE_EXPORTS, infrastructureProviders } from './infrastructure';
 import { Lifecycle } from './lifecycle';
+import { routeLimitsOf } from './route-limits';
 import { PublicBaseUrl, objectStorageProviders } from './object-storage.providers';
 import { OBJECT_STORAGE } from '@gen/storage';
 import { METRICS, Metrics } from '@gen/observability';
@@ -50,7 +51,12 @@ export class PlatformModule {
         // The app's registry: what every lib's gauges and the edge's request histogram report to (/metrics).
         { provide: METRICS, useFactory: () => new Metrics() },
         { provide: READINESS_PROBE, useExisting: Lifecycle },
-        { provide: OPENAPI_DOCUMENT, useValue: buildOpenApiDocument([systemOpenApi, ...options.openApi]) },
+        {
+          provide: OPENAPI_DOCUMENT,
+          useValue: buildOpenApiDocument([systemOpenApi, ...options.openApi], {
+            routeLimits: routeLimitsOf(options.config),
+          }),
+        },
         ...infrastructureProviders(options.appName ?? 'generation-task-service', options.logger),
         ...objectStorageProviders(),
       ],

@@ -67,6 +67,12 @@ describe('LocalObjectStorage served by installLocalObjectRoutes', () => {
       adminTokens: { verify: async () => false },
       rateLimits: new MemoryRateLimitStore(),
       perKeyPolicy: { burst: 10, refillPerMinute: 60 },
+      routeLimits: {
+        adminPerAddress: { burst: 10, refillPerMinute: 60 },
+        adminFailuresPerAddress: { burst: 10, refillPerMinute: 60 },
+        consolePerAddress: { burst: 10, refillPerMinute: 60 },
+        consoleWritesPerSession: { burst: 10, refillPerMinute: 60 },
+      },
       logger,
       isDraining: () => false,
     });

@@ -77,7 +77,7 @@ const CSRF =
 const SET_COOKIE = {
   schema: { type: 'string', pattern: '^console_session=' },
   description:
-    '`console_session=<token>; Path=/console; Max-Age=<seconds>; HttpOnly; SameSite=Strict`, plus `Secure` when the request came over HTTPS (TLS or `X-Forwarded-Proto: https`).',
+    '`console_session=<token>; Path=/console; Max-Age=<seconds>; HttpOnly; SameSite=Strict`, plus `Secure` when the request came over HTTPS (TLS, or `X-Forwarded-Proto: https` from a proxy listed in TRUSTED_PROXIES).',
 };
 
 /** Adds the Set-Cookie header to a 200 answer. */
