@@ -108,12 +108,27 @@ export interface AcceptedTextTask {
 }
 
 /**
+ * The lease of a text task streamed to a client: the process that streams it (`owner`, unique per process)
+ * holds it for `leaseMs` from acceptance and renews it while it streams. A lease that lapses (its process died)
+ * ends the task: failed, `service_interrupted`, hold released, its Idempotency-Key free again.
+ */
+export interface StreamLease {
+  readonly owner: string;
+  readonly leaseMs: number;
+}
+
+/**
  * Accepting a text task for a stream (implemented by the tasks domain): createTask's validation, quote,
  * Idempotency-Key and hold, for text models only, the task row and its `task.created` (inline). The stream
- * itself runs in the caller's process (TEXT_TASKS), which may be another app than the one that owns the tasks.
+ * itself runs in the caller's process (TEXT_TASKS), which may be another app than the one that owns the tasks;
+ * that process holds the task's lease (`lease`, written with the task) and renews it while it streams.
  */
 export interface TextTaskIntakePort {
-  accept(command: OpenTextTaskCommand): Promise<AcceptedTextTask>;
+  accept(command: OpenTextTaskCommand, lease?: StreamLease): Promise<AcceptedTextTask>;
+  /** Extends `owner`'s leases of `taskIds` by `leaseMs` from now; returns the task ids it still holds. */
+  renew(owner: string, taskIds: readonly string[], leaseMs: number): Promise<string[]>;
+  /** Gives up `owner`'s leases of `taskIds`: their runs were reported, the report settles them. */
+  release(owner: string, taskIds: readonly string[]): Promise<void>;
 }
 export const TEXT_TASK_INTAKE = Symbol('TextTaskIntake');
 
