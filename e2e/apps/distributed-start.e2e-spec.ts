@@ -145,7 +145,7 @@ describe('every app starts on its own in distributed mode, and refuses to start 
   it.each([
     [
       'compat-protocols',
-      'gateway (accounts.apiKeys); tasks (tasks.textIntake, tasks.compatTasks); catalog (catalog.document)',
+      'gateway (accounts.apiKeys); tasks (tasks.textIntake, tasks.compatTasks); media (media.mediaInputs); catalog (catalog.document)',
     ],
     ['runner', 'media (media.mediaInputs); catalog (catalog.document)'],
     [

@@ -79,8 +79,11 @@ export interface GeneratedFile {
 /** What files become (spec, Task record, Asset): stored with a URL, stored without one yet, or not stored. */
 export type AssetState = 'ready' | 'pending' | 'unavailable';
 
-/** The error codes a generation fails with (spec, Errors): the upstream's own text goes to the log only. */
-export type GenerationErrorCode = 'upstream_failed' | 'content_rejected';
+/**
+ * The error codes a generation fails with (spec, Errors): the upstream's own text goes to the log only.
+ * `service_interrupted`: a text answer the service itself cut before any of it was delivered (it stopped).
+ */
+export type GenerationErrorCode = 'upstream_failed' | 'content_rejected' | 'service_interrupted';
 
 export type MediaResult =
   | { readonly status: 'succeeded'; readonly files: readonly GeneratedFile[]; readonly assets: AssetState }

@@ -86,7 +86,8 @@ export const TaskCreatedPayloadSchema = Type.Readonly(
     deadlineAt: Instant,
     /**
      * Run by the request that created it (a text stream: `/api/v1/jobs/stream`, the compatibility endpoints), in
-     * that process: the runner leaves it. If that process dies, the task expires at its deadline, hold released.
+     * that process: the runner leaves it. That process holds the task's stream lease (tasks.stream_leases); if it
+     * dies, the task fails (`service_interrupted`, hold released) once the lease lapses.
      */
     inline: Type.Optional(Type.Boolean()),
   }),

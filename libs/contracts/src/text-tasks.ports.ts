@@ -18,13 +18,15 @@ export interface ExecutionCause {
 export interface ChatExecutionPort {
   /**
    * `early`, when given for the same model, is the model call `start` opened while the task was being accepted:
-   * the run reads it instead of calling the model again.
+   * the run reads it instead of calling the model again. `signal` stops the run without a report (a runner
+   * giving its task back); `stream` is the control of a run streamed to a client (see StreamRunControl).
    */
   run(
     task: TaskCreatedPayload,
     cause: ExecutionCause,
     signal: AbortSignal,
     early?: EarlyChat,
+    stream?: StreamRunControl,
   ): AsyncIterable<ChatEvent>;
   /**
    * Calls the model before the task exists, so that its first token and the acceptance (hold, task row) are
@@ -32,6 +34,20 @@ export interface ChatExecutionPort {
    * caller passes it to `run` once the task is accepted, or aborts it when acceptance refuses.
    */
   start(model: string, input: Record<string, unknown>): EarlyChat;
+}
+
+/**
+ * How the process that streams a text answer ends it when it stops (SIGTERM), and learns that it was reported.
+ * `cut` aborting ends the answer where it is, at once, whether or not the reader is reading: with something
+ * delivered it is reported succeeded, charged by the usage seen so far (the model's own count if it gave one,
+ * else one output token per piece delivered), and the iteration ends with a `usage` and a `finish` (`length`)
+ * event, so the client's stream ends as a complete one does; with nothing delivered it is reported failed
+ * (`service_interrupted`, uncharged) and the iteration throws that ProviderFailure. `reported` is called once
+ * the run's final report (succeeded or failed) is through.
+ */
+export interface StreamRunControl {
+  readonly cut: AbortSignal;
+  reported?(): void;
 }
 
 /** A model call opened by `ChatExecutionPort.start`, not yet read. */
@@ -92,12 +108,27 @@ export interface AcceptedTextTask {
 }
 
 /**
+ * The lease of a text task streamed to a client: the process that streams it (`owner`, unique per process)
+ * holds it for `leaseMs` from acceptance and renews it while it streams. A lease that lapses (its process died)
+ * ends the task: failed, `service_interrupted`, hold released, its Idempotency-Key free again.
+ */
+export interface StreamLease {
+  readonly owner: string;
+  readonly leaseMs: number;
+}
+
+/**
  * Accepting a text task for a stream (implemented by the tasks domain): createTask's validation, quote,
  * Idempotency-Key and hold, for text models only, the task row and its `task.created` (inline). The stream
- * itself runs in the caller's process (TEXT_TASKS), which may be another app than the one that owns the tasks.
+ * itself runs in the caller's process (TEXT_TASKS), which may be another app than the one that owns the tasks;
+ * that process holds the task's lease (`lease`, written with the task) and renews it while it streams.
  */
 export interface TextTaskIntakePort {
-  accept(command: OpenTextTaskCommand): Promise<AcceptedTextTask>;
+  accept(command: OpenTextTaskCommand, lease?: StreamLease): Promise<AcceptedTextTask>;
+  /** Extends `owner`'s leases of `taskIds` by `leaseMs` from now; returns the task ids it still holds. */
+  renew(owner: string, taskIds: readonly string[], leaseMs: number): Promise<string[]>;
+  /** Gives up `owner`'s leases of `taskIds`: their runs were reported, the report settles them. */
+  release(owner: string, taskIds: readonly string[]): Promise<void>;
 }
 export const TEXT_TASK_INTAKE = Symbol('TextTaskIntake');
 

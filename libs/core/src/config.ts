@@ -334,10 +334,18 @@ export const ConfigSchema = Type.Object(
       description:
         'How long a runner holds a task it claimed without renewing (renewed every third of it while the task runs): after a runner dies, its tasks are run again by another runner (or itself restarted) within this time.',
     }),
+    TEXT_STREAM_LEASE_MS: Type.Integer({
+      minimum: 1000,
+      maximum: 600_000,
+      default: 10_000,
+      description:
+        'How long the process streaming a text answer holds its task without renewing (renewed every third of it while it streams): after that process dies, its answers fail (service_interrupted, hold released) and their Idempotency-Keys may be used again within this time. The same in every process.',
+    }),
     SHUTDOWN_GRACE_MS: Type.Integer({
       minimum: 0,
       default: 10000,
-      description: 'How long SIGTERM waits for in-flight requests.',
+      description:
+        'How long SIGTERM waits for in-flight requests; open text answers are finished and reported first, and cut (charged by their usage so far) near its end.',
     }),
   },
   { additionalProperties: true },

@@ -27,3 +27,4 @@ export {
 } from './well-formed-input';
 export { decodeCursorJson, encodeCursor, invalidCursor } from './opaque-cursor';
 export { isUnavailableDependency } from './dependency-unavailable';
+export { SHUTDOWN_DRAIN, ShutdownDrain, drainSchedule, type Drainable } from './shutdown-drain';

@@ -3,7 +3,15 @@ import { NestFactory } from '@nestjs/core';
 import { LogController, type FastifyInstance } from 'fastify';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IdPrefix } from '@gen/contracts';
-import { describeConfig, newId, type AppConfig, type Logger } from '@gen/core';
+import {
+  SHUTDOWN_DRAIN,
+  describeConfig,
+  drainSchedule,
+  newId,
+  type AppConfig,
+  type Logger,
+  type ShutdownDrain,
+} from '@gen/core';
 import {
   CachedApiKeyAuthenticator,
   EnvelopeExceptionFilter,
@@ -146,9 +154,11 @@ export function baseUrlOf(app: NestFastifyApplication, config: AppConfig): strin
 const REPEATED_SIGNAL_MS = 1000;
 
 /**
- * SIGTERM and SIGINT drain: new requests get 503 at once, in-flight requests finish, then modules shut
- * down (database last). A second signal (a second or more after the first), or the grace period running
- * out, ends the process.
+ * SIGTERM and SIGINT drain: new requests get 503 at once; the work registered with SHUTDOWN_DRAIN (the open
+ * text answers: they run on, and are reported, while the bus, the consumers and the database still work; those
+ * still running near the end of the grace are cut and reported as they are) finishes; in-flight requests
+ * finish; then modules shut down (database last). A second signal (a second or more after the first), or the
+ * grace period running out, ends the process.
  */
 export function drainOnSignals(app: NestFastifyApplication, config: AppConfig, logger: Logger): void {
   let stoppingSince: number | undefined;
@@ -170,8 +180,10 @@ export function drainOnSignals(app: NestFastifyApplication, config: AppConfig, l
       process.exit(1);
     }, config.SHUTDOWN_GRACE_MS);
     timer.unref();
-    app
-      .close()
+    const { cutAt, endAt } = drainSchedule(stoppingSince, config.SHUTDOWN_GRACE_MS);
+    const drains = optional<ShutdownDrain>(app, SHUTDOWN_DRAIN);
+    (drains ? drains.drain(cutAt, endAt) : Promise.resolve())
+      .then(() => app.close())
       // The spans of the last requests and of the shutdown itself go out before the process ends.
       .then(() => stopTracing())
       .then(() => {

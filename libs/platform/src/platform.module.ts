@@ -1,5 +1,14 @@
 import { Global, Module, type DynamicModule, type Type } from '@nestjs/common';
-import { APP_CONFIG, CLOCK, LOGGER, systemClock, type AppConfig, type Logger } from '@gen/core';
+import {
+  APP_CONFIG,
+  CLOCK,
+  LOGGER,
+  SHUTDOWN_DRAIN,
+  ShutdownDrain,
+  systemClock,
+  type AppConfig,
+  type Logger,
+} from '@gen/core';
 import {
   HealthController,
   OPENAPI_DOCUMENT,
@@ -38,6 +47,8 @@ export class PlatformModule {
         { provide: APP_CONFIG, useValue: options.config },
         { provide: LOGGER, useValue: options.logger },
         { provide: CLOCK, useValue: systemClock },
+        // What SIGTERM finishes before the modules close (the open text answers): see drainOnSignals.
+        { provide: SHUTDOWN_DRAIN, useValue: new ShutdownDrain() },
         {
           provide: DATABASE,
           useFactory: () =>
@@ -64,6 +75,7 @@ export class PlatformModule {
         APP_CONFIG,
         LOGGER,
         CLOCK,
+        SHUTDOWN_DRAIN,
         DATABASE,
         Lifecycle,
         EdgeCredentials,

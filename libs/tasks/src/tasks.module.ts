@@ -14,6 +14,7 @@ import { ApplyExecutionUseCase } from './use-cases/apply-execution.use-case';
 import { CreateDownloadUrlUseCase } from './use-cases/create-download-url.use-case';
 import { CreateTaskUseCase } from './use-cases/create-task.use-case';
 import { ExpireTasksUseCase } from './use-cases/expire-tasks.use-case';
+import { InterruptStreamsUseCase } from './use-cases/interrupt-streams.use-case';
 import { GetTaskUseCase } from './use-cases/get-task.use-case';
 import { PrepareTaskRequest } from './domain/prepare-task-request';
 import { QuoteTaskUseCase } from './use-cases/quote-task.use-case';
@@ -61,6 +62,7 @@ export class TasksModule {
           deadlineSeconds: config.TASK_DEADLINE_SECONDS,
           quoteKey: options.quoteKey(config),
           allowPrivateCidrs: parseAllowPrivateCidrs(config.WEBHOOK_ALLOW_PRIVATE_CIDRS),
+          streamLeaseMs: config.TEXT_STREAM_LEASE_MS,
         }),
       },
       TasksMigrations,
@@ -92,7 +94,7 @@ export class TasksModule {
       ...(options.http || options.compat
         ? [CompatTasksUseCase, { provide: COMPAT_TASKS, useExisting: CompatTasksUseCase }]
         : []),
-      ...(options.workers ? [TaskFlowWorker] : []),
+      ...(options.workers ? [InterruptStreamsUseCase, TaskFlowWorker] : []),
     ];
     return {
       module: TasksModule,

@@ -36,6 +36,7 @@ const TASK_ERROR_MESSAGES: Readonly<Record<string, MessageId>> = {
   content_rejected: 'task.error.content_rejected',
   input_unavailable: 'task.error.input_unavailable',
   input_invalid: 'task.error.input_invalid',
+  service_interrupted: 'task.error.service_interrupted',
 };
 
 /** The localized `errorMessage` of a failed task's `errorCode` (recordInfo, callbacks, events). */

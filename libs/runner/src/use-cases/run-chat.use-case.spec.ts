@@ -135,3 +135,140 @@ describe('RunChatUseCase: the started report', () => {
     expect(seen[1]!.payload).not.toHaveProperty('startedAt');
   });
 });
+
+describe('RunChatUseCase: a streamed answer cut because its process stops', () => {
+  /**
+   * A model that streams `pieces`, then waits (for `more`, or the abort of its call) before it finishes with
+   * its own usage and finish.
+   */
+  function slowModel(pieces: ChatEvent[]) {
+    let more: () => void = () => undefined;
+    const rest = new Promise<void>((resolve) => (more = resolve));
+    const calls: AbortSignal[] = [];
+    const port = {
+      chat(_model: string, _request: ChatRequest, signal: AbortSignal): AsyncIterable<ChatEvent> {
+        calls.push(signal);
+        return (async function* () {
+          yield* pieces;
+          await Promise.race([
+            rest,
+            new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+          ]);
+          yield { type: 'text', delta: ' and more' } as ChatEvent;
+          yield { type: 'usage', inputTokens: 9, cachedInputTokens: 0, outputTokens: 9, reasoningTokens: 0 };
+          yield { type: 'finish', reason: 'stop' } as ChatEvent;
+        })();
+      },
+    } as unknown as ProviderPort;
+    return { port, calls, more };
+  }
+
+  const hello: ChatEvent[] = [
+    { type: 'reasoning', delta: 'Thinking' },
+    { type: 'text', delta: 'Hello' },
+    { type: 'text', delta: ' there' },
+  ];
+
+  it('with something delivered: reported succeeded by the usage seen, and the reader gets usage and finish', async () => {
+    const bus = new InProcessEventBus();
+    const seen = await reports(bus);
+    const model = slowModel(hello);
+    const useCase = new RunChatUseCase(bus, systemClock, model.port);
+    const cut = new AbortController();
+    let reported = 0;
+    const events: ChatEvent[] = [];
+    const control = { cut: cut.signal, reported: () => void (reported += 1) };
+    for await (const event of useCase.run(task, cause, new AbortController().signal, undefined, control)) {
+      events.push(event);
+      if (events.length === hello.length) cut.abort();
+    }
+    expect(model.calls[0]!.aborted).toBe(true); // the model call stopped
+    expect(events).toEqual([
+      ...hello,
+      { type: 'usage', inputTokens: 0, cachedInputTokens: 0, outputTokens: 3, reasoningTokens: 1 },
+      { type: 'finish', reason: 'length' },
+    ]);
+    expect(seen.map((e) => e.type)).toEqual([ExecutionEventType.succeeded]);
+    expect(seen[0]!.payload).toMatchObject({
+      text: { content: 'Hello there', reasoning: 'Thinking', finishReason: 'length' },
+      usage: { inputTokens: 0, cachedInputTokens: 0, outputTokens: 3, reasoningTokens: 1 },
+    });
+    expect(reported).toBe(1);
+    await bus.close();
+  });
+
+  it('is reported at the cut even while nobody reads; the reader then gets the same end', async () => {
+    const bus = new InProcessEventBus();
+    const seen = await reports(bus);
+    const model = slowModel(hello);
+    const useCase = new RunChatUseCase(bus, systemClock, model.port);
+    const cut = new AbortController();
+    let reported = 0;
+    const control = { cut: cut.signal, reported: () => void (reported += 1) };
+    const run = useCase
+      .run(task, cause, new AbortController().signal, undefined, control)
+      [Symbol.asyncIterator]();
+    expect((await run.next()).value).toEqual(hello[0]);
+    cut.abort(); // the reader holds the first piece and reads no further
+    await new Promise((r) => setTimeout(r, 50));
+    expect(seen.map((e) => e.type)).toEqual([ExecutionEventType.succeeded]);
+    expect(seen[0]!.payload).toMatchObject({ text: { content: '', reasoning: 'Thinking' } });
+    expect(reported).toBe(1);
+    const rest: ChatEvent[] = [];
+    for (let step = await run.next(); !step.done; step = await run.next()) rest.push(step.value);
+    // What the model sent after the cut is neither delivered nor charged.
+    expect(rest).toEqual([
+      { type: 'usage', inputTokens: 0, cachedInputTokens: 0, outputTokens: 1, reasoningTokens: 1 },
+      { type: 'finish', reason: 'length' },
+    ]);
+    expect(seen).toHaveLength(1);
+    await bus.close();
+  });
+
+  it('with nothing delivered: reported failed, service_interrupted, and the reader gets that failure', async () => {
+    const bus = new InProcessEventBus();
+    const seen = await reports(bus);
+    const model = slowModel([]);
+    const useCase = new RunChatUseCase(bus, systemClock, model.port);
+    const cut = new AbortController();
+    let reported = 0;
+    const control = { cut: cut.signal, reported: () => void (reported += 1) };
+    setTimeout(() => cut.abort(), 20);
+    const events: ChatEvent[] = [];
+    await expect(
+      (async () => {
+        for await (const event of useCase.run(task, cause, new AbortController().signal, undefined, control))
+          events.push(event);
+      })(),
+    ).rejects.toMatchObject({ name: 'ProviderFailure', errorCode: 'service_interrupted' });
+    expect(events).toEqual([]);
+    expect(seen.map((e) => [e.type, (e.payload as { errorCode?: string }).errorCode])).toEqual([
+      [ExecutionEventType.failed, 'service_interrupted'],
+    ]);
+    expect(reported).toBe(1);
+    await bus.close();
+  });
+
+  it('an answer complete before the cut is reported once, as it is', async () => {
+    const bus = new InProcessEventBus();
+    const seen = await reports(bus);
+    const model = slowModel(hello);
+    model.more();
+    const useCase = new RunChatUseCase(bus, systemClock, model.port);
+    const cut = new AbortController();
+    let reported = 0;
+    const control = { cut: cut.signal, reported: () => void (reported += 1) };
+    const events: ChatEvent[] = [];
+    for await (const event of useCase.run(task, cause, new AbortController().signal, undefined, control))
+      events.push(event);
+    cut.abort();
+    expect(events.map((e) => e.type)).toEqual(['reasoning', 'text', 'text', 'text', 'usage', 'finish']);
+    expect(seen.map((e) => e.type)).toEqual([ExecutionEventType.succeeded]);
+    expect(seen[0]!.payload).toMatchObject({
+      text: { content: 'Hello there and more', finishReason: 'stop' },
+      usage: { inputTokens: 9, outputTokens: 9 },
+    });
+    expect(reported).toBe(1);
+    await bus.close();
+  });
+});

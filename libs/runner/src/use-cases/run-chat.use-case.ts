@@ -9,10 +9,12 @@ import {
   type ChatCallOptions,
   type ChatEvent,
   type ChatRequest,
+  type ChatUsage,
   type MediaInputsPort,
   type ChatExecutionPort,
   type EarlyChat,
   type ExecutionCause,
+  type StreamRunControl,
   type ExecutionText,
   type ExecutionUsage,
   type ProviderPort,
@@ -78,6 +80,7 @@ export class RunChatUseCase implements ChatExecutionPort {
     cause: ExecutionCause,
     signal: AbortSignal,
     early?: EarlyChat,
+    stream?: StreamRunControl,
   ): AsyncIterable<ChatEvent> {
     const opened = early instanceof OpenedChat && early.model === task.model ? early : undefined;
     if (early && !opened) early.abort();
@@ -102,57 +105,157 @@ export class RunChatUseCase implements ChatExecutionPort {
         : { startedAt };
     };
     const events: ChatEvent[] = [];
+    // The one final report of the run: the answer's end, its failure, or its cut, whichever comes first.
+    let final: Promise<Ending> | undefined;
+    const conclude = (ending: () => Promise<Ending>): Promise<Ending> => {
+      final ??= ending().then((outcome) => {
+        stream?.reported?.();
+        return outcome;
+      });
+      return final;
+    };
+    // A cut ends the answer where it is, at once: reported from what was delivered, even while nobody reads.
+    const cut = stream?.cut;
+    const onCut = (): void => {
+      void conclude(() => this.reportCut(task, cause, events, began)).catch(() => undefined);
+    };
+    if (cut?.aborted) onCut();
+    else cut?.addEventListener('abort', onCut, { once: true });
+    // The model call stops with the run's signal, and with the cut.
+    const stop = cut ? AbortSignal.any([signal, cut]) : signal;
+    let model: AsyncIterator<ChatEvent> | undefined;
+    let modelDone = false;
     try {
-      const events$ = opened
-        ? opened.read(signal)
-        : this.provider.chat(
-            task.model,
-            task.input as unknown as ChatRequest,
-            signal,
-            this.imageOptions(task.accountId),
-          );
-      for await (const event of events$) {
-        events.push(event);
-        yield event;
+      model = (
+        opened
+          ? opened.read(stop)
+          : this.provider.chat(
+              task.model,
+              task.input as unknown as ChatRequest,
+              stop,
+              this.imageOptions(task.accountId),
+            )
+      )[Symbol.asyncIterator]();
+      for (;;) {
+        // A cut does not wait for the model to notice its abort: what comes after it was neither delivered
+        // nor charged.
+        const step = await untilCut(model.next(), cut);
+        if (step === CUT || step.done) {
+          modelDone = step !== CUT;
+          break;
+        }
+        events.push(step.value);
+        yield step.value;
       }
     } catch (error) {
-      const start = await began();
-      if (signal.aborted) throw error;
-      const failure =
-        error instanceof ProviderFailure ? error : new ProviderFailure('upstream_failed', 'the model failed');
-      if (error instanceof MediaInputError) {
-        // The detail names no URL query and no token; the client sees the errorCode only.
-        this.logger?.warn(
-          { taskId: task.taskId, model: task.model, errorCode: error.errorCode, detail: error.detail },
-          'an image of the conversation could not be used',
-        );
-      } else if (!(error instanceof ProviderFailure)) {
-        this.logger?.error({ taskId: task.taskId, model: task.model, err: error }, 'text generation broke');
+      modelDone = true;
+      if (!cut?.aborted) {
+        if (signal.aborted) {
+          clearTimeout(timer);
+          throw error;
+        }
+        const failure =
+          error instanceof ProviderFailure
+            ? error
+            : new ProviderFailure('upstream_failed', 'the model failed');
+        if (error instanceof MediaInputError) {
+          // The detail names no URL query and no token; the client sees the errorCode only.
+          this.logger?.warn(
+            { taskId: task.taskId, model: task.model, errorCode: error.errorCode, detail: error.detail },
+            'an image of the conversation could not be used',
+          );
+        } else if (!(error instanceof ProviderFailure)) {
+          this.logger?.error({ taskId: task.taskId, model: task.model, err: error }, 'text generation broke');
+        }
+        const ending = await conclude(async () => {
+          await this.report(task, cause, ExecutionEventType.failed, {
+            taskId: task.taskId,
+            errorCode:
+              error instanceof ProviderFailure || error instanceof MediaInputError
+                ? error.errorCode
+                : 'internal_error',
+            finishedAt: this.clock.now().toISOString(),
+            ...(await began()),
+          });
+          return { kind: 'failed', failure };
+        });
+        // A cut that came first reported the run: its ending stands.
+        yield* closing(ending, events);
+        return;
       }
+    } finally {
+      // The reader stopped early (nothing more is reported from here), or the run is over.
+      clearTimeout(timer);
+      cut?.removeEventListener('abort', onCut);
+      if (model && !modelDone) {
+        // Ends the model call; a cut one was aborted already and is not waited for.
+        const closed = model.return?.();
+        if (cut?.aborted) void closed?.catch(() => undefined);
+        else await closed;
+      }
+    }
+    if (cut?.aborted && final === undefined) onCut();
+    const ending = await conclude(async () => {
+      const { text, usage } = answerOf(events);
+      await this.report(task, cause, ExecutionEventType.succeeded, {
+        taskId: task.taskId,
+        assets: [],
+        text,
+        usage,
+        finishedAt: this.clock.now().toISOString(),
+        ...(await began()),
+      });
+      return { kind: 'complete' };
+    });
+    yield* closing(ending, events);
+  }
+
+  /**
+   * The report of a run cut at `events` (the stream's process stops): with something delivered, succeeded with
+   * the usage seen so far (see `usageSoFar`) and the finish reason `length` unless the model had finished; with
+   * nothing, failed as `service_interrupted` (uncharged).
+   */
+  private async reportCut(
+    task: TaskCreatedPayload,
+    cause: ExecutionCause,
+    events: readonly ChatEvent[],
+    began: () => Promise<{ startedAt?: string }>,
+  ): Promise<Ending> {
+    const seen = [...events];
+    const delivered = seen.some(
+      (e) => e.type === 'text' || e.type === 'reasoning' || e.type === 'tool_call' || e.type === 'finish',
+    );
+    const start = await began();
+    const finishedAt = this.clock.now().toISOString();
+    if (!delivered) {
       await this.report(task, cause, ExecutionEventType.failed, {
         taskId: task.taskId,
-        errorCode:
-          error instanceof ProviderFailure || error instanceof MediaInputError
-            ? error.errorCode
-            : 'internal_error',
-        finishedAt: this.clock.now().toISOString(),
+        errorCode: 'service_interrupted',
+        finishedAt,
         ...start,
       });
-      throw failure;
-    } finally {
-      // The reader stopped early: nothing more is reported from here.
-      clearTimeout(timer);
+      return {
+        kind: 'failed',
+        failure: new ProviderFailure('service_interrupted', 'the service stopped before the answer began'),
+      };
     }
-    const start = await began();
-    const { text, usage } = answerOf(events);
+    const endings: ChatEvent[] = [];
+    if (!seen.some((e) => e.type === 'usage')) endings.push({ type: 'usage', ...usageSoFar(seen) });
+    if (!seen.some((e) => e.type === 'finish')) endings.push({ type: 'finish', reason: 'length' });
+    const { text, usage } = answerOf([...seen, ...endings]);
     await this.report(task, cause, ExecutionEventType.succeeded, {
       taskId: task.taskId,
       assets: [],
       text,
       usage,
-      finishedAt: this.clock.now().toISOString(),
+      finishedAt,
       ...start,
     });
+    this.logger?.info(
+      { taskId: task.taskId, model: task.model, outputTokens: usage.outputTokens },
+      'text answer cut: the process is stopping',
+    );
+    return { kind: 'cut', endings };
   }
 
   private report<T extends ExecutionEventName>(
@@ -163,6 +266,68 @@ export class RunChatUseCase implements ChatExecutionPort {
   ): Promise<void> {
     return reportExecution(this.bus, task, cause, type, payload, this.clock.now());
   }
+}
+
+const CUT = Symbol('cut');
+
+/** `next` of the model's events, or CUT as soon as `cut` aborts (a model slow to notice its abort is not waited for). */
+function untilCut<T>(next: Promise<T>, cut: AbortSignal | undefined): Promise<T | typeof CUT> {
+  if (!cut) return next;
+  if (cut.aborted) {
+    next.catch(() => undefined);
+    return Promise.resolve(CUT);
+  }
+  return new Promise((resolve, reject) => {
+    const onCut = (): void => resolve(CUT);
+    cut.addEventListener('abort', onCut, { once: true });
+    next.then(
+      (value) => {
+        cut.removeEventListener('abort', onCut);
+        resolve(value);
+      },
+      (error: unknown) => {
+        cut.removeEventListener('abort', onCut);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** How a run ended: its answer complete, cut (with the events that end the client's stream), or failed. */
+type Ending =
+  | { readonly kind: 'complete' }
+  | { readonly kind: 'cut'; readonly endings: readonly ChatEvent[] }
+  | { readonly kind: 'failed'; readonly failure: ProviderFailure };
+
+/**
+ * What the reader gets after the model's events: nothing more for a complete answer; for a cut one the usage
+ * and finish it lacked (so the client's stream ends as a complete one does); a failure, thrown.
+ */
+function* closing(ending: Ending, events: readonly ChatEvent[]): Generator<ChatEvent> {
+  if (ending.kind === 'failed') throw ending.failure;
+  if (ending.kind !== 'cut') return;
+  for (const event of ending.endings) {
+    // The model's own usage or finish, when it came after the cut was reported, was not delivered either.
+    if (!events.some((e) => e.type === event.type)) yield event;
+  }
+}
+
+/**
+ * The usage of an answer cut before the model reported its own: one output token per piece delivered (text,
+ * reasoning, a tool call's name or argument fragment), since every piece a model streams holds at least one
+ * token, and no input (the model counts it; the service cannot). A lower bound: the cut is the service's doing.
+ */
+export function usageSoFar(events: readonly ChatEvent[]): ChatUsage {
+  let outputTokens = 0;
+  let reasoningTokens = 0;
+  for (const event of events) {
+    if (event.type === 'text' && event.delta !== '') outputTokens += 1;
+    else if (event.type === 'reasoning' && event.delta !== '') {
+      outputTokens += 1;
+      reasoningTokens += 1;
+    } else if (event.type === 'tool_call' && (event.argumentsDelta !== '' || event.name)) outputTokens += 1;
+  }
+  return { inputTokens: 0, cachedInputTokens: 0, outputTokens, reasoningTokens };
 }
 
 /** A request not started early: `run` calls the model itself. */

@@ -60,6 +60,7 @@ function prepareWith(mediaInputs: MediaInputValue[]) {
     deadlineSeconds: 60,
     quoteKey: Buffer.alloc(32),
     allowPrivateCidrs: PrivateCidrAllowList.EMPTY,
+    streamLeaseMs: 10_000,
   };
   const requests = new PrepareTaskRequest(catalog, options, files);
   return {

@@ -8,6 +8,8 @@ export interface TasksOptions {
   readonly quoteKey: Buffer;
   /** WEBHOOK_ALLOW_PRIVATE_CIDRS, parsed. */
   readonly allowPrivateCidrs: PrivateCidrAllowList;
+  /** TEXT_STREAM_LEASE_MS: the lease of a text task streamed to a client. */
+  readonly streamLeaseMs: number;
 }
 export const TASKS_OPTIONS = Symbol('TasksOptions');
 

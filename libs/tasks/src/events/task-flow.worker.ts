@@ -23,6 +23,7 @@ import { TASKS_SCHEMA, TasksMigrations } from '../persistence/tasks-schema';
 import { TaskRepository } from '../persistence/task.repository';
 import { ApplyExecutionUseCase } from '../use-cases/apply-execution.use-case';
 import { ExpireTasksUseCase } from '../use-cases/expire-tasks.use-case';
+import { InterruptStreamsUseCase } from '../use-cases/interrupt-streams.use-case';
 import { PurgeTaskUseCase } from '../use-cases/purge-task.use-case';
 import { RecordSettlementUseCase } from '../use-cases/record-settlement.use-case';
 
@@ -33,7 +34,7 @@ export const RETENTION_SWEEP_MS = 60_000;
 
 /**
  * The tasks service's background work: the outbox relay (task.lifecycle), the consumers of the runner's
- * reports and of billing's settlements, the deadline and retention sweepers and the cleanup of old
+ * reports and of billing's settlements, the deadline, stream lease and retention sweepers and the cleanup of old
  * idempotency records.
  * All of it stops, draining, before the process ends.
  */
@@ -57,6 +58,7 @@ export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplication
     private readonly execution: ApplyExecutionUseCase,
     private readonly settlement: RecordSettlementUseCase,
     private readonly expiry: ExpireTasksUseCase,
+    private readonly interruption: InterruptStreamsUseCase,
     private readonly retention: PurgeTaskUseCase,
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null,
     private readonly outboxSignal: OutboxSignal,
@@ -105,6 +107,7 @@ export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplication
   private async sweep(): Promise<void> {
     try {
       await this.expiry.execute();
+      await this.interruption.execute();
       const now = this.clock.now().getTime();
       if (now - this.lastPurge >= RETENTION_SWEEP_MS) {
         this.lastPurge = now;

@@ -193,7 +193,7 @@ export const TaskRecord = Type.Object(
     errorCode: Type.Optional(
       Type.String({
         description:
-          "Failed tasks: upstream_failed, content_rejected, internal_error; input_unavailable (a media input could not be read: file gone, URL refused, unreachable, not 200 or too large), input_invalid (a media input is not a supported file of its field's kind).",
+          "Failed tasks: upstream_failed, content_rejected, internal_error; input_unavailable (a media input could not be read: file gone, URL refused, unreachable, not 200 or too large), input_invalid (a media input is not a supported file of its field's kind); service_interrupted (a streamed text answer the service lost: its process stopped before the answer began, or died; nothing charged, and the Idempotency-Key may be used again).",
       }),
     ),
     errorMessage: Type.Optional(Type.String({ description: 'Localized.' })),

@@ -221,10 +221,18 @@ export class TasksController {
   }
 }
 
-/** A failure before the first event, as a normal error: the refusal is a 400, any other a 503 to retry. */
+/**
+ * A failure before the first event, as a normal error: the refusal is a 400, any other a 503 to retry (an answer
+ * the service cut before it began, as it stopped, says so).
+ */
 function streamFailure(error: unknown): unknown {
   if (!(error instanceof ProviderFailure)) return error;
-  return error.errorCode === 'content_rejected'
-    ? new DomainError(BusinessCode.InvalidRequest, 'task.error.content_rejected')
-    : new DomainError(BusinessCode.TemporarilyUnavailable, 'task.error.upstream_failed');
+  if (error.errorCode === 'content_rejected')
+    return new DomainError(BusinessCode.InvalidRequest, 'task.error.content_rejected');
+  return new DomainError(
+    BusinessCode.TemporarilyUnavailable,
+    error.errorCode === 'service_interrupted'
+      ? 'task.error.service_interrupted'
+      : 'task.error.upstream_failed',
+  );
 }

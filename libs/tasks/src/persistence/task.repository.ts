@@ -5,6 +5,12 @@ import { TASK_COLUMNS, taskRowOf, type TaskRow } from './task-row';
 import { OutboxSignal, outboxRows, type OutgoingEvent } from '@gen/messaging';
 import { TasksMigrations } from './tasks-schema';
 
+/** A stream lease as it is written with its task: who holds it, for how long from now. */
+export interface StreamLease {
+  readonly owner: string;
+  readonly leaseMs: number;
+}
+
 export interface IdempotencyRecord {
   readonly keyId: string;
   readonly fingerprint: string;
@@ -90,15 +96,23 @@ export class TaskRepository {
 
   /**
    * Inserts an accepted task and its events in one statement (so in one transaction, and one round trip:
-   * a createTask costs as few round trips as possible).
+   * a createTask costs as few round trips as possible). A task streamed to a client gets its stream lease in
+   * the same statement: there is no moment when it exists without one.
    */
-  async insert(task: TaskRow, outbox: OutboxEvents): Promise<void> {
+  async insert(task: TaskRow, outbox: OutboxEvents, lease?: StreamLease): Promise<void> {
     await this.db.query(
       `WITH "task" AS (
          INSERT INTO "tasks"."tasks" (${TASK_COLUMNS}) VALUES
          ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11, $12, $13::json, $14::json, $15::json, $16, $17, $18, $19, $20, $21, $22, $23)
          RETURNING "id"
-       )
+       )${
+         lease
+           ? `, "lease" AS (
+         INSERT INTO "tasks"."stream_leases" ("task_id", "owner", "lease_until")
+         SELECT "id", $28, now() + $29::int * interval '1 millisecond' FROM "task"
+       )`
+           : ''
+       }
        ${OUTBOX_INSERT(24)}`,
       [
         task.id,
@@ -125,9 +139,59 @@ export class TaskRepository {
         task.deadlineAt,
         task.purgedAt,
         ...outboxParams(outbox),
+        ...(lease ? [lease.owner, lease.leaseMs] : []),
       ],
     );
     if (outbox.length > 0) this.outboxSignal.notify();
+  }
+
+  /** Extends `owner`'s stream leases of `taskIds` by `leaseMs` from now; the task ids it still holds. */
+  async renewStreamLeases(owner: string, taskIds: readonly string[], leaseMs: number): Promise<string[]> {
+    if (taskIds.length === 0) return [];
+    const rows = await this.db.query<{ task_id: string }>(
+      `UPDATE "tasks"."stream_leases" SET "lease_until" = now() + $3::int * interval '1 millisecond'
+       WHERE "owner" = $1 AND "task_id" = ANY($2::text[])
+       RETURNING "task_id"`,
+      [owner, [...taskIds], leaseMs],
+    );
+    return rows.map((row) => row.task_id);
+  }
+
+  /** Deletes `owner`'s stream leases of `taskIds` (their answers were reported). */
+  async releaseStreamLeases(owner: string, taskIds: readonly string[]): Promise<void> {
+    if (taskIds.length === 0) return;
+    await this.db.query(
+      `DELETE FROM "tasks"."stream_leases" WHERE "owner" = $1 AND "task_id" = ANY($2::text[])`,
+      [owner, [...taskIds]],
+    );
+  }
+
+  /**
+   * Claims up to `limit` stream leases that lapsed (their process died, or stopped renewing) for `claimMs`, as
+   * `owner` (a sweeper): another sweeper skips them meanwhile, and takes them over if this one dies before it
+   * deletes them. Each comes with its task's state and request id (null when the task row is gone).
+   */
+  async claimLapsedStreamLeases(
+    owner: string,
+    claimMs: number,
+    limit: number,
+  ): Promise<{ taskId: string; state: TaskState | null; requestId: string | null }[]> {
+    const rows = await this.db.query<{ task_id: string; state: TaskState | null; request_id: string | null }>(
+      `WITH "claimed" AS (
+         UPDATE "tasks"."stream_leases" l
+         SET "owner" = $1, "lease_until" = now() + $2::int * interval '1 millisecond'
+         FROM (
+           SELECT "task_id" FROM "tasks"."stream_leases" WHERE "lease_until" < now()
+           ORDER BY "lease_until" LIMIT $3 FOR UPDATE SKIP LOCKED
+         ) d
+         WHERE l."task_id" = d."task_id"
+         RETURNING l."task_id"
+       )
+       SELECT c."task_id", t."state", t."request_id"
+       FROM "claimed" c LEFT JOIN "tasks"."tasks" t ON t."id" = c."task_id"`,
+      [owner, claimMs, limit],
+    );
+    return rows.map((row) => ({ taskId: row.task_id, state: row.state, requestId: row.request_id }));
   }
 
   /**
@@ -234,8 +298,16 @@ export class TaskRepository {
     from: readonly TaskState[],
     change: TaskChange,
     outbox: OutboxEvents | null,
+    options: { forgetIdempotencyKey?: boolean } = {},
   ): Promise<TaskRow | null> {
     const events = outbox ?? [];
+    // `forgetIdempotencyKey`: the key that created the task may be used again (an answer the service lost).
+    const forget = options.forgetIdempotencyKey
+      ? `, "forget" AS (
+         DELETE FROM "tasks"."idempotency_records" r USING "task"
+         WHERE r."account_id" = "task"."account_id" AND r."scope" = 'create' AND r."task_id" = "task"."id"
+       )`
+      : '';
     const rows = await this.db.query(
       `WITH "task" AS (
          UPDATE "tasks"."tasks" SET
@@ -251,7 +323,7 @@ export class TaskRepository {
          RETURNING ${TASK_COLUMNS}
        ), "events" AS (
          ${OUTBOX_INSERT(11)}
-       )
+       )${forget}
        SELECT ${TASK_COLUMNS} FROM "task"`,
       [
         taskId,

@@ -17,6 +17,9 @@ import { taskSnapshotOf } from '../mappers/task-record';
 import type { OutboxEvents } from '../persistence/task.repository';
 import { TaskRepository } from '../persistence/task.repository';
 
+/** The errorCode of a text answer the service lost: its process stopped (a cut, a lapsed stream lease). */
+export const SERVICE_INTERRUPTED = 'service_interrupted';
+
 /**
  * Applies what the runner reports (topic task.execution) to the task, once: a transition happens only from
  * an in-flight state, so a terminal task ignores later news and a redelivered event changes nothing.
@@ -83,6 +86,8 @@ export class ApplyExecutionUseCase {
           IN_FLIGHT_STATES,
           change,
           terminalEvents({ ...task, ...change }, event.id, '0'),
+          // An answer the service lost (its process stopped): the client may send it again under its key.
+          { forgetIdempotencyKey: payload.errorCode === SERVICE_INTERRUPTED },
         );
       }
     }

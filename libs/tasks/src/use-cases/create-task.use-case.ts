@@ -17,7 +17,7 @@ import {
   type TasksOptions,
 } from '../domain/task-options';
 import type { TaskRow } from '../persistence/task-row';
-import { TaskRepository } from '../persistence/task.repository';
+import { TaskRepository, type StreamLease } from '../persistence/task.repository';
 import { PrepareTaskRequest, type PreparedRequest, type TaskRequest } from '../domain/prepare-task-request';
 import { checkQuote } from './quote-task.use-case';
 
@@ -37,6 +37,8 @@ export interface CreateTaskCommand {
    * non-text model"), and the task runs in the caller's process (`inline`), not in the runner queue.
    */
   readonly stream?: boolean;
+  /** A stream: the lease of the process that streams it, written with the task (see StreamLease). */
+  readonly lease?: StreamLease;
 }
 
 /** What a created task's task.created event carries; the stream endpoints run it with it. */
@@ -167,7 +169,7 @@ export class CreateTaskUseCase {
     };
     const created = createdEvent(task, prepared, command.stream === true);
     try {
-      await this.tasks.insert(task, [created]);
+      await this.tasks.insert(task, [created], command.stream === true ? command.lease : undefined);
     } catch (error) {
       // The task may exist after all: written under this id by the key's first holder, alive after all (the
       // id is the primary key, so only one of the two writes stays), or committed before the answer was lost.

@@ -39,6 +39,8 @@ function intake(outcome: () => Outcome) {
       } as unknown as TaskCreatedPayload;
       return { ...base, run: { payload, cause: { causationId: 'evt_1', correlationId: 'req_1' } } };
     },
+    renew: async (_owner, taskIds) => [...taskIds],
+    release: async () => undefined,
   };
   return { port, commands };
 }
@@ -141,6 +143,7 @@ describe('OpenTextTaskUseCase: the model call beside the acceptance', () => {
     let funded: Outcome = 'accept';
     const useCase = new OpenTextTaskUseCase(
       {
+        ...accepting.port,
         accept: (c) =>
           funded === 'accept' ? intake(() => 'accept').port.accept(c) : accepting.port.accept(c),
       },

@@ -1,4 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Optional,
+  type OnApplicationBootstrap,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import {
   BusinessCode,
   CATALOG_PORT,
@@ -13,10 +19,21 @@ import {
   type TextTaskIntakePort,
   type TextTasksPort,
 } from '@gen/contracts';
-import { DomainError } from '@gen/core';
+import {
+  APP_CONFIG,
+  DomainError,
+  LOGGER,
+  SHUTDOWN_DRAIN,
+  type AppConfig,
+  type Logger,
+  type ShutdownDrain,
+} from '@gen/core';
+import { StreamLeases } from './stream-leases';
 
 /** How many accounts the early-start memory keeps (it is forgotten whole beyond that, and relearned). */
 const FUNDED_ACCOUNTS_KEPT = 10_000;
+/** A module that closes without a drain first (a test's app): how long its open answers get to report, cut. */
+const CLOSE_REPORT_MS = 2000;
 
 /**
  * Opens a text task for a stream (TEXT_TASKS): the tasks domain accepts it (TEXT_TASK_INTAKE: createTask's
@@ -29,24 +46,50 @@ const FUNDED_ACCOUNTS_KEPT = 10_000;
  * than the database. Nothing reaches the client before the task is accepted; a refusal or a replay aborts that
  * call, which nobody is charged for. Only an account whose last acceptance in this process held funds gets the
  * early call: one that ran out costs the upstream at most one aborted call.
+ *
+ * The task is accepted with a stream lease of this process, renewed while its answer runs (StreamLeases): if
+ * this process dies, the tasks service ends the task once the lease lapses (failed, `service_interrupted`, hold
+ * released). On SIGTERM the answers run on to their end and are reported before the process closes; those
+ * still running near the end of SHUTDOWN_GRACE_MS are cut and charged by what they delivered.
  */
 @Injectable()
-export class OpenTextTaskUseCase implements TextTasksPort {
+export class OpenTextTaskUseCase implements TextTasksPort, OnApplicationBootstrap, OnModuleDestroy {
   /** Accounts whose last acceptance here held funds (true) or was refused for funds (false). */
   private readonly funded = new Map<string, boolean>();
+  /** The stream leases of the answers this process streams; drained on SIGTERM. */
+  readonly leases: StreamLeases;
+  private removeDrain: (() => void) | undefined;
 
   constructor(
     @Inject(TEXT_TASK_INTAKE) private readonly intake: TextTaskIntakePort,
     @Inject(CATALOG_PORT) private readonly catalog: CatalogPort,
     @Inject(CHAT_EXECUTION) private readonly chat: ChatExecutionPort,
-  ) {}
+    @Optional() @Inject(APP_CONFIG) config: AppConfig | null = null,
+    @Optional() @Inject(SHUTDOWN_DRAIN) private readonly shutdown: ShutdownDrain | null = null,
+    @Optional() @Inject(LOGGER) logger: Logger | null = null,
+  ) {
+    this.leases = new StreamLeases(intake, config?.TEXT_STREAM_LEASE_MS ?? 10_000, logger);
+  }
+
+  onApplicationBootstrap(): void {
+    this.leases.start();
+    this.removeDrain = this.shutdown?.add(this.leases);
+  }
+
+  /** Answers still open (no SIGTERM drained them): cut now, and given a moment to report. */
+  async onModuleDestroy(): Promise<void> {
+    const now = Date.now();
+    await this.leases.drain(now, now + CLOSE_REPORT_MS);
+    this.leases.stop();
+    this.removeDrain?.();
+  }
 
   async open(command: OpenTextTaskCommand): Promise<OpenedTextTask> {
     const { accountId } = command.principal;
     const early = this.funded.get(accountId) === true ? this.startEarly(command) : undefined;
     let accepted;
     try {
-      accepted = await this.intake.accept(command);
+      accepted = await this.intake.accept(command, this.leases.lease);
     } catch (error) {
       early?.abort();
       if (
@@ -63,13 +106,19 @@ export class OpenTextTaskUseCase implements TextTasksPort {
       return { ...base, events: null };
     }
     this.remember(accountId, true);
-    const events: AsyncIterable<ChatEvent> = this.chat.run(
-      accepted.run.payload,
-      accepted.run.cause,
-      // Not the caller's connection: a disconnect stops reception only (spec).
-      new AbortController().signal,
-      // An early call of another model than the one accepted is not the task's: `run` ignores it.
-      early,
+    const { payload, cause } = accepted.run;
+    // This process holds the task's lease while the answer runs, and gives it up once it is reported.
+    const events: AsyncIterable<ChatEvent> = this.leases.hold(accepted.taskId, (control) =>
+      this.chat.run(
+        payload,
+        cause,
+        // Not the caller's connection: a disconnect stops reception only (spec).
+        new AbortController().signal,
+        // An early call of another model than the one accepted is not the task's: `run` ignores it.
+        early,
+        // The process stopping cuts the answer (SIGTERM, at the end of the grace).
+        control,
+      ),
     );
     return { ...base, events };
   }

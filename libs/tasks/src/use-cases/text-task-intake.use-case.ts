@@ -1,17 +1,30 @@
 import { Injectable } from '@nestjs/common';
-import type { AcceptedTextTask, OpenTextTaskCommand, TextTaskIntakePort } from '@gen/contracts';
+import type { AcceptedTextTask, OpenTextTaskCommand, StreamLease, TextTaskIntakePort } from '@gen/contracts';
 import { formatUsd } from '@gen/core';
+import { TaskRepository } from '../persistence/task.repository';
 import { CreateTaskUseCase } from './create-task.use-case';
 
 /**
  * TEXT_TASK_INTAKE: accepts a text task for a stream (createTask with `stream`), in the app that owns the
- * tasks; the stream runs where the client is (OpenTextTaskUseCase), in this process or another.
+ * tasks; the stream runs where the client is (OpenTextTaskUseCase), in this process or another, which holds the
+ * task's stream lease (written with the task) and renews it here while it streams.
  */
 @Injectable()
 export class TextTaskIntakeUseCase implements TextTaskIntakePort {
-  constructor(private readonly createTask: CreateTaskUseCase) {}
+  constructor(
+    private readonly createTask: CreateTaskUseCase,
+    private readonly tasks: TaskRepository,
+  ) {}
 
-  async accept(command: OpenTextTaskCommand): Promise<AcceptedTextTask> {
+  renew(owner: string, taskIds: readonly string[], leaseMs: number): Promise<string[]> {
+    return this.tasks.renewStreamLeases(owner, taskIds, leaseLength(leaseMs));
+  }
+
+  release(owner: string, taskIds: readonly string[]): Promise<void> {
+    return this.tasks.releaseStreamLeases(owner, taskIds);
+  }
+
+  async accept(command: OpenTextTaskCommand, lease?: StreamLease): Promise<AcceptedTextTask> {
     const { task, created, replayed } = await this.createTask.execute({
       principal: command.principal,
       request: {
@@ -25,6 +38,7 @@ export class TextTaskIntakeUseCase implements TextTaskIntakePort {
       ...(command.retention !== undefined ? { retention: command.retention } : {}),
       requestId: command.requestId,
       stream: true,
+      ...(lease ? { lease: { owner: lease.owner, leaseMs: leaseLength(lease.leaseMs) } } : {}),
     });
     return {
       taskId: task.id,
@@ -39,4 +53,9 @@ export class TextTaskIntakeUseCase implements TextTaskIntakePort {
             },
     };
   }
+}
+
+/** A lease length as TEXT_STREAM_LEASE_MS allows it (it may come over the service transport). */
+function leaseLength(ms: number): number {
+  return Number.isFinite(ms) ? Math.min(600_000, Math.max(1000, Math.round(ms))) : 10_000;
 }

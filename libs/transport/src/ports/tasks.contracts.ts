@@ -14,14 +14,25 @@ export const TASK_INTAKE_TIMEOUT_MS = 15_000;
 export const TASK_READ_TIMEOUT_MS = 5000;
 
 /**
- * TEXT_TASK_INTAKE (answered by the tasks app): the command (the caller's principal, the request) and the
- * accepted task (its task.created payload, ISO instants and USD decimal strings) are JSON-safe as they are.
+ * A stream's lease is renewed every third of TEXT_STREAM_LEASE_MS (at least a second): a renewal that waited
+ * longer than that would only be overtaken by the next one.
+ */
+export const STREAM_LEASE_TIMEOUT_MS = 3000;
+
+/**
+ * TEXT_TASK_INTAKE (answered by the tasks app): the command (the caller's principal, the request), the stream's
+ * lease and the accepted task (its task.created payload, ISO instants and USD decimal strings) are JSON-safe as
+ * they are; so are the lease renewals and releases of the streaming process (owner, task ids, milliseconds).
  */
 export const TEXT_TASK_INTAKE_CONTRACT = portContract<TextTaskIntakePort>({
   token: TEXT_TASK_INTAKE,
   service: 'tasks',
   port: 'textIntake',
-  methods: { accept: { timeoutMs: TASK_INTAKE_TIMEOUT_MS } },
+  methods: {
+    accept: { timeoutMs: TASK_INTAKE_TIMEOUT_MS },
+    renew: { timeoutMs: STREAM_LEASE_TIMEOUT_MS },
+    release: { timeoutMs: STREAM_LEASE_TIMEOUT_MS },
+  },
 });
 
 /** COMPAT_TASKS (answered by the tasks app): `/v1/videos` tasks and their records, JSON-safe as they are. */

@@ -105,6 +105,8 @@ export const de: MessageCatalog = {
     'Die Anfrage wurde von der Inhaltsrichtlinie abgelehnt. Es wurde nichts berechnet.',
   'task.error.internal_error':
     'Die Aufgabe ist wegen eines internen Fehlers fehlgeschlagen. Die Reservierung wurde freigegeben; Sie können die Aufgabe wiederholen.',
+  'task.error.service_interrupted':
+    'Der Dienst wurde während der Antwort beendet (ein Neustart oder ein Absturz). Es wurde nichts berechnet und die Reservierung wurde freigegeben; Sie können die Anfrage erneut senden, auch mit demselben Idempotency-Key.',
   'task.error.input_unavailable':
     'Eine Mediendatei der Eingabe konnte nicht gelesen werden: Die Datei ist nicht mehr verfügbar, oder ihre URL wurde abgelehnt, war nicht erreichbar, antwortete mit einem Fehler oder ist zu groß. Es wurde nichts berechnet.',
   'task.error.input_invalid':

@@ -95,6 +95,8 @@ export const en = {
   'task.error.content_rejected': 'The request was refused by the content policy. Nothing was charged.',
   'task.error.internal_error':
     'The task failed because of an internal error. The hold was released; you can retry the task.',
+  'task.error.service_interrupted':
+    'The service stopped while it was answering (a restart or a crash). Nothing was charged and the hold was released; you can send the request again, with the same Idempotency-Key.',
   'task.error.input_unavailable':
     'A media file of the input could not be read: the file is no longer available, or its URL was refused, could not be reached, answered with an error or is too large. Nothing was charged.',
   'task.error.input_invalid':

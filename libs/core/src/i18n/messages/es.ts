@@ -100,6 +100,8 @@ export const es: MessageCatalog = {
   'task.error.content_rejected': 'La política de contenido rechazó la solicitud. No se cobró nada.',
   'task.error.internal_error':
     'La tarea falló por un error interno. La retención se liberó; puede reintentar la tarea.',
+  'task.error.service_interrupted':
+    'El servicio se detuvo mientras respondía (un reinicio o un fallo). No se cobró nada y la retención se liberó; puede enviar la solicitud de nuevo, con la misma Idempotency-Key.',
   'task.error.input_unavailable':
     'No se pudo leer un archivo multimedia de la entrada: el archivo ya no está disponible, o su URL fue rechazada, no se pudo alcanzar, respondió con un error o es demasiado grande. No se cobró nada.',
   'task.error.input_invalid':

@@ -103,6 +103,8 @@ export const fr: MessageCatalog = {
     "La requête a été refusée par la politique de contenu. Rien n'a été facturé.",
   'task.error.internal_error':
     "La tâche a échoué à cause d'une erreur interne. La réserve a été libérée ; vous pouvez relancer la tâche.",
+  'task.error.service_interrupted':
+    "Le service s'est arrêté pendant sa réponse (un redémarrage ou un plantage). Rien n'a été facturé et la réserve a été libérée ; vous pouvez renvoyer la requête, avec la même Idempotency-Key.",
   'task.error.input_unavailable':
     "Un fichier média de l'entrée n'a pas pu être lu : le fichier n'est plus disponible, ou son URL a été refusée, était injoignable, a répondu par une erreur ou est trop volumineuse. Rien n'a été facturé.",
   'task.error.input_invalid':

@@ -102,6 +102,8 @@ export const ja: MessageCatalog = {
     'リクエストはコンテンツポリシーにより拒否されました。料金は発生していません。',
   'task.error.internal_error':
     '内部エラーのためタスクが失敗しました。保留額は解放されました。タスクを再試行できます。',
+  'task.error.service_interrupted':
+    '応答の途中でサービスが停止しました（再起動またはクラッシュ）。料金は発生しておらず、保留額は解放されました。同じ Idempotency-Key でリクエストを再送できます。',
   'task.error.input_unavailable':
     '入力のメディアファイルを読み取れませんでした。ファイルが利用できなくなったか、URL が拒否された、到達できなかった、エラーを返した、またはサイズが大きすぎます。料金は発生していません。',
   'task.error.input_invalid':

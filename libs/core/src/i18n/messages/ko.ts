@@ -98,6 +98,8 @@ export const ko: MessageCatalog = {
   'task.error.content_rejected': '요청이 콘텐츠 정책에 의해 거부되었습니다. 요금은 청구되지 않았습니다.',
   'task.error.internal_error':
     '내부 오류로 작업이 실패했습니다. 보류 금액은 해제되었으며 작업을 다시 시도할 수 있습니다.',
+  'task.error.service_interrupted':
+    '응답하는 도중 서비스가 중지되었습니다(재시작 또는 장애). 요금은 청구되지 않았고 보류 금액은 해제되었습니다. 같은 Idempotency-Key로 요청을 다시 보낼 수 있습니다.',
   'task.error.input_unavailable':
     '입력의 미디어 파일을 읽을 수 없습니다. 파일을 더 이상 사용할 수 없거나, URL이 거부되었거나, 연결할 수 없거나, 오류로 응답했거나, 너무 큽니다. 요금은 청구되지 않았습니다.',
   'task.error.input_invalid':

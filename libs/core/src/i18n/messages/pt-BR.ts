@@ -98,6 +98,8 @@ export const ptBR: MessageCatalog = {
   'task.error.content_rejected': 'A solicitação foi recusada pela política de conteúdo. Nada foi cobrado.',
   'task.error.internal_error':
     'A tarefa falhou por um erro interno. A reserva foi liberada; você pode tentar a tarefa novamente.',
+  'task.error.service_interrupted':
+    'O serviço parou enquanto respondia (um reinício ou uma falha). Nada foi cobrado e a reserva foi liberada; você pode enviar a solicitação novamente, com a mesma Idempotency-Key.',
   'task.error.input_unavailable':
     'Não foi possível ler um arquivo de mídia da entrada: o arquivo não está mais disponível, ou sua URL foi recusada, não pôde ser alcançada, respondeu com um erro ou é grande demais. Nada foi cobrado.',
   'task.error.input_invalid':

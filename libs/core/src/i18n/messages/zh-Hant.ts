@@ -82,6 +82,8 @@ export const zhHant: MessageCatalog = {
   'task.error.upstream_failed': '模型供應商未能產生結果。預留金額已釋放；您可以重試此任務。',
   'task.error.content_rejected': '此請求因內容政策而遭拒絕。未收取任何費用。',
   'task.error.internal_error': '任務因內部錯誤而失敗。預留金額已釋放；您可以重試此任務。',
+  'task.error.service_interrupted':
+    '服務在回應途中停止（重新啟動或當機）。未收取任何費用，預留金額已釋放；您可以使用相同的 Idempotency-Key 再次送出請求。',
   'task.error.input_unavailable':
     '無法讀取輸入中的媒體檔案：該檔案已無法使用，或其 URL 遭拒、無法連線、回應錯誤或檔案過大。未收取任何費用。',
   'task.error.input_invalid': '輸入中的媒體檔案不是其欄位所接受種類的支援檔案。未收取任何費用。',
