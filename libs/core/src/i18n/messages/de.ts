@@ -213,4 +213,10 @@ export const de: MessageCatalog = {
     'Die Datei unter der Import-URL ist größer als {limit} Byte. Es wurde nichts importiert.',
   'import.unsupported_content':
     'Die Datei unter der Import-URL hat keinen unterstützten Medientyp: JPEG-, PNG-, WebP- oder GIF-Bilder, MP4- oder WebM-Video, MP3- oder WAV-Audio. Es wurde nichts importiert.',
+  'import.deadline':
+    'Die Import-URL hat die Datei nicht innerhalb von {seconds} Sekunden vollständig gesendet. Es wurde nichts importiert.',
+  'import.too_many':
+    'Dieser API-Schlüssel hat bereits {limit} laufende Importe, so viele wie gleichzeitig erlaubt. Versuchen Sie es nach {seconds} Sekunden erneut.',
+  'import.client_gone':
+    'Der Import wurde abgebrochen, weil der Client die Verbindung geschlossen hat. Es wurde nichts importiert.',
 };

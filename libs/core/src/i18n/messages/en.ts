@@ -190,6 +190,12 @@ export const en = {
   'import.too_large': 'The file at the import URL is larger than {limit} bytes. Nothing was imported.',
   'import.unsupported_content':
     'The file at the import URL is not a supported media type: JPEG, PNG, WebP or GIF images, MP4 or WebM video, MP3 or WAV audio. Nothing was imported.',
+  'import.deadline':
+    'The import URL did not send the whole file within {seconds} seconds. Nothing was imported.',
+  'import.too_many':
+    'This API key already has {limit} imports in progress, the most it may have at once. Retry after {seconds} seconds.',
+  'import.client_gone':
+    'The import was stopped because the client closed the connection. Nothing was imported.',
 } as const;
 
 export type MessageId = keyof typeof en;

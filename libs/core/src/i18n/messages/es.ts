@@ -200,4 +200,9 @@ export const es: MessageCatalog = {
   'import.too_large': 'El archivo de la URL de importación supera los {limit} bytes. No se importó nada.',
   'import.unsupported_content':
     'El archivo de la URL de importación no es un tipo de medio compatible: imágenes JPEG, PNG, WebP o GIF, vídeo MP4 o WebM, audio MP3 o WAV. No se importó nada.',
+  'import.deadline':
+    'La URL de importación no envió el archivo completo en {seconds} segundos. No se importó nada.',
+  'import.too_many':
+    'Esta clave de API ya tiene {limit} importaciones en curso, el máximo permitido a la vez. Vuelva a intentarlo dentro de {seconds} segundos.',
+  'import.client_gone': 'La importación se detuvo porque el cliente cerró la conexión. No se importó nada.',
 };

@@ -207,4 +207,10 @@ export const fr: MessageCatalog = {
   'import.too_large': 'Le fichier de l’URL d’importation dépasse {limit} octets. Rien n’a été importé.',
   'import.unsupported_content':
     'Le fichier de l’URL d’importation n’est pas d’un type de média pris en charge : images JPEG, PNG, WebP ou GIF, vidéo MP4 ou WebM, audio MP3 ou WAV. Rien n’a été importé.',
+  'import.deadline':
+    'L’URL d’importation n’a pas envoyé le fichier entier en {seconds} secondes. Rien n’a été importé.',
+  'import.too_many':
+    'Cette clé d’API a déjà {limit} importations en cours, le maximum autorisé à la fois. Réessayez dans {seconds} secondes.',
+  'import.client_gone':
+    'L’importation a été arrêtée car le client a fermé la connexion. Rien n’a été importé.',
 };

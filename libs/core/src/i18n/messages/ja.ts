@@ -205,4 +205,10 @@ export const ja: MessageCatalog = {
     'インポート URL のファイルは {limit} バイトを超えています。何もインポートされませんでした。',
   'import.unsupported_content':
     'インポート URL のファイルはサポートされているメディアタイプではありません（JPEG、PNG、WebP、GIF の画像、MP4 または WebM の動画、MP3 または WAV の音声）。何もインポートされませんでした。',
+  'import.deadline':
+    'インポート URL は {seconds} 秒以内にファイル全体を送信しませんでした。何もインポートされませんでした。',
+  'import.too_many':
+    'この API キーではすでに {limit} 件のインポートが進行中で、同時に実行できる上限です。{seconds} 秒後に再試行してください。',
+  'import.client_gone':
+    'クライアントが接続を閉じたため、インポートを中止しました。何もインポートされませんでした。',
 };

@@ -196,4 +196,9 @@ export const ko: MessageCatalog = {
   'import.too_large': '가져오기 URL의 파일이 {limit}바이트보다 큽니다. 아무것도 가져오지 않았습니다.',
   'import.unsupported_content':
     '가져오기 URL의 파일이 지원되는 미디어 유형이 아닙니다: JPEG, PNG, WebP, GIF 이미지, MP4 또는 WebM 동영상, MP3 또는 WAV 오디오. 아무것도 가져오지 않았습니다.',
+  'import.deadline':
+    '가져오기 URL이 {seconds}초 안에 파일 전체를 보내지 않았습니다. 아무것도 가져오지 않았습니다.',
+  'import.too_many':
+    '이 API 키에는 이미 동시에 허용되는 최대치인 {limit}개의 가져오기가 진행 중입니다. {seconds}초 후에 다시 시도하세요.',
+  'import.client_gone': '클라이언트가 연결을 닫아 가져오기를 중단했습니다. 아무것도 가져오지 않았습니다.',
 };

@@ -197,4 +197,10 @@ export const ptBR: MessageCatalog = {
   'import.too_large': 'O arquivo da URL de importação tem mais de {limit} bytes. Nada foi importado.',
   'import.unsupported_content':
     'O arquivo da URL de importação não é um tipo de mídia compatível: imagens JPEG, PNG, WebP ou GIF, vídeo MP4 ou WebM, áudio MP3 ou WAV. Nada foi importado.',
+  'import.deadline':
+    'A URL de importação não enviou o arquivo inteiro em {seconds} segundos. Nada foi importado.',
+  'import.too_many':
+    'Esta chave de API já tem {limit} importações em andamento, o máximo permitido ao mesmo tempo. Tente novamente após {seconds} segundos.',
+  'import.client_gone':
+    'A importação foi interrompida porque o cliente fechou a conexão. Nada foi importado.',
 };

@@ -165,4 +165,7 @@ export const zhHant: MessageCatalog = {
   'import.too_large': '匯入 URL 上的檔案超過 {limit} 位元組。未匯入任何內容。',
   'import.unsupported_content':
     '匯入 URL 上的檔案不是支援的媒體類型：JPEG、PNG、WebP 或 GIF 圖片，MP4 或 WebM 影片，MP3 或 WAV 音訊。未匯入任何內容。',
+  'import.deadline': '匯入 URL 未在 {seconds} 秒內傳送完整個檔案。未匯入任何內容。',
+  'import.too_many': '此 API 金鑰已有 {limit} 個匯入正在進行，已達同時進行的上限。請在 {seconds} 秒後重試。',
+  'import.client_gone': '用戶端已關閉連線，因此匯入已停止。未匯入任何內容。',
 };
