@@ -219,4 +219,6 @@ export const de: MessageCatalog = {
     'Dieser API-Schlüssel hat bereits {limit} laufende Importe, so viele wie gleichzeitig erlaubt. Versuchen Sie es nach {seconds} Sekunden erneut.',
   'import.client_gone':
     'Der Import wurde abgebrochen, weil der Client die Verbindung geschlossen hat. Es wurde nichts importiert.',
+  'request.invalid_utf8':
+    'Der Anfragetext ist kein gültiges UTF-8: Das Byte an Position {offset} gehört zu keinem UTF-8-Zeichen. Senden Sie JSON in UTF-8-Kodierung.',
 };

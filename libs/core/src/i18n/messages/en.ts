@@ -196,6 +196,8 @@ export const en = {
     'This API key already has {limit} imports in progress, the most it may have at once. Retry after {seconds} seconds.',
   'import.client_gone':
     'The import was stopped because the client closed the connection. Nothing was imported.',
+  'request.invalid_utf8':
+    'The request body is not valid UTF-8: the byte at offset {offset} is not part of a UTF-8 character. Send JSON encoded as UTF-8.',
 } as const;
 
 export type MessageId = keyof typeof en;

@@ -205,4 +205,6 @@ export const es: MessageCatalog = {
   'import.too_many':
     'Esta clave de API ya tiene {limit} importaciones en curso, el máximo permitido a la vez. Vuelva a intentarlo dentro de {seconds} segundos.',
   'import.client_gone': 'La importación se detuvo porque el cliente cerró la conexión. No se importó nada.',
+  'request.invalid_utf8':
+    'El cuerpo de la solicitud no es UTF-8 válido: el byte en la posición {offset} no forma parte de un carácter UTF-8. Envíe JSON codificado en UTF-8.',
 };

@@ -213,4 +213,6 @@ export const fr: MessageCatalog = {
     'Cette clé d’API a déjà {limit} importations en cours, le maximum autorisé à la fois. Réessayez dans {seconds} secondes.',
   'import.client_gone':
     'L’importation a été arrêtée car le client a fermé la connexion. Rien n’a été importé.',
+  'request.invalid_utf8':
+    'Le corps de la requête n’est pas de l’UTF-8 valide : l’octet à la position {offset} ne fait partie d’aucun caractère UTF-8. Envoyez du JSON encodé en UTF-8.',
 };

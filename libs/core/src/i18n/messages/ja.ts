@@ -211,4 +211,6 @@ export const ja: MessageCatalog = {
     'この API キーではすでに {limit} 件のインポートが進行中で、同時に実行できる上限です。{seconds} 秒後に再試行してください。',
   'import.client_gone':
     'クライアントが接続を閉じたため、インポートを中止しました。何もインポートされませんでした。',
+  'request.invalid_utf8':
+    'リクエスト本文が有効な UTF-8 ではありません。オフセット {offset} のバイトは UTF-8 文字の一部ではありません。JSON は UTF-8 でエンコードして送信してください。',
 };

@@ -201,4 +201,6 @@ export const ko: MessageCatalog = {
   'import.too_many':
     '이 API 키에는 이미 동시에 허용되는 최대치인 {limit}개의 가져오기가 진행 중입니다. {seconds}초 후에 다시 시도하세요.',
   'import.client_gone': '클라이언트가 연결을 닫아 가져오기를 중단했습니다. 아무것도 가져오지 않았습니다.',
+  'request.invalid_utf8':
+    '요청 본문이 올바른 UTF-8이 아닙니다. 오프셋 {offset}의 바이트는 UTF-8 문자의 일부가 아닙니다. JSON을 UTF-8로 인코딩하여 보내세요.',
 };

@@ -203,4 +203,6 @@ export const ptBR: MessageCatalog = {
     'Esta chave de API já tem {limit} importações em andamento, o máximo permitido ao mesmo tempo. Tente novamente após {seconds} segundos.',
   'import.client_gone':
     'A importação foi interrompida porque o cliente fechou a conexão. Nada foi importado.',
+  'request.invalid_utf8':
+    'O corpo da requisição não é UTF-8 válido: o byte na posição {offset} não faz parte de um caractere UTF-8. Envie JSON codificado em UTF-8.',
 };

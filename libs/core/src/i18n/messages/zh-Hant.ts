@@ -168,4 +168,6 @@ export const zhHant: MessageCatalog = {
   'import.deadline': '匯入 URL 未在 {seconds} 秒內傳送完整個檔案。未匯入任何內容。',
   'import.too_many': '此 API 金鑰已有 {limit} 個匯入正在進行，已達同時進行的上限。請在 {seconds} 秒後重試。',
   'import.client_gone': '用戶端已關閉連線，因此匯入已停止。未匯入任何內容。',
+  'request.invalid_utf8':
+    '請求本文不是有效的 UTF-8：位移 {offset} 的位元組不屬於任何 UTF-8 字元。請以 UTF-8 編碼傳送 JSON。',
 };
