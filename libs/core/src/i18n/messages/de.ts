@@ -221,4 +221,10 @@ export const de: MessageCatalog = {
     'Der Import wurde abgebrochen, weil der Client die Verbindung geschlossen hat. Es wurde nichts importiert.',
   'request.invalid_utf8':
     'Der Anfragetext ist kein gültiges UTF-8: Das Byte an Position {offset} gehört zu keinem UTF-8-Zeichen. Senden Sie JSON in UTF-8-Kodierung.',
+  'media.no_track':
+    'Die {contentType}-Datei enthält keine Video- oder Audiospur mit einer Dauer: Es gibt darin nichts abzuspielen. Es wurde nichts gespeichert.',
+  'media.inconsistent_header':
+    'Die Datei kann nicht als {contentType} dekodiert werden: Ihr Header gibt {field} = {value} an, erforderlich ist {expected}. Es wurde nichts gespeichert.',
+  'media.too_many_pixels':
+    'Das Bild hat {width} x {height} Pixel, insgesamt {pixels} Pixel: mehr als die akzeptierten {max} Pixel, daher wird es nicht dekodiert. Es wurde nichts gespeichert.',
 };

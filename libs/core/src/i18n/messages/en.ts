@@ -198,6 +198,12 @@ export const en = {
     'The import was stopped because the client closed the connection. Nothing was imported.',
   'request.invalid_utf8':
     'The request body is not valid UTF-8: the byte at offset {offset} is not part of a UTF-8 character. Send JSON encoded as UTF-8.',
+  'media.no_track':
+    'The {contentType} file holds no video or audio track that lasts: there is nothing in it to play. Nothing was kept.',
+  'media.inconsistent_header':
+    'The file cannot be decoded as {contentType}: its header gives {field} = {value}, where {expected} is needed. Nothing was kept.',
+  'media.too_many_pixels':
+    'The image is {width} x {height} pixels, {pixels} pixels in all: more than the {max} pixels accepted, so it is not decoded. Nothing was kept.',
 } as const;
 
 export type MessageId = keyof typeof en;

@@ -207,4 +207,10 @@ export const es: MessageCatalog = {
   'import.client_gone': 'La importación se detuvo porque el cliente cerró la conexión. No se importó nada.',
   'request.invalid_utf8':
     'El cuerpo de la solicitud no es UTF-8 válido: el byte en la posición {offset} no forma parte de un carácter UTF-8. Envíe JSON codificado en UTF-8.',
+  'media.no_track':
+    'El archivo {contentType} no contiene ninguna pista de vídeo o audio con duración: no hay nada que reproducir. No se guardó nada.',
+  'media.inconsistent_header':
+    'El archivo no se puede decodificar como {contentType}: su cabecera indica {field} = {value}, cuando se necesita {expected}. No se guardó nada.',
+  'media.too_many_pixels':
+    'La imagen mide {width} x {height} píxeles, {pixels} píxeles en total: más de los {max} píxeles aceptados, por lo que no se decodifica. No se guardó nada.',
 };

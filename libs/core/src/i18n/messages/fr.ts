@@ -215,4 +215,10 @@ export const fr: MessageCatalog = {
     'L’importation a été arrêtée car le client a fermé la connexion. Rien n’a été importé.',
   'request.invalid_utf8':
     'Le corps de la requête n’est pas de l’UTF-8 valide : l’octet à la position {offset} ne fait partie d’aucun caractère UTF-8. Envoyez du JSON encodé en UTF-8.',
+  'media.no_track':
+    'Le fichier {contentType} ne contient aucune piste vidéo ou audio ayant une durée : il n’y a rien à lire. Rien n’a été conservé.',
+  'media.inconsistent_header':
+    'Le fichier ne peut pas être décodé comme {contentType} : son en-tête indique {field} = {value}, alors qu’il faut {expected}. Rien n’a été conservé.',
+  'media.too_many_pixels':
+    'L’image fait {width} x {height} pixels, soit {pixels} pixels en tout : plus que les {max} pixels acceptés, elle n’est donc pas décodée. Rien n’a été conservé.',
 };

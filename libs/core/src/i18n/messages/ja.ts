@@ -213,4 +213,10 @@ export const ja: MessageCatalog = {
     'クライアントが接続を閉じたため、インポートを中止しました。何もインポートされませんでした。',
   'request.invalid_utf8':
     'リクエスト本文が有効な UTF-8 ではありません。オフセット {offset} のバイトは UTF-8 文字の一部ではありません。JSON は UTF-8 でエンコードして送信してください。',
+  'media.no_track':
+    '{contentType} ファイルには長さのある動画または音声のトラックがなく、再生できる内容がありません。何も保存されませんでした。',
+  'media.inconsistent_header':
+    'ファイルを {contentType} としてデコードできません。ヘッダーの {field} が {value} ですが、{expected} である必要があります。何も保存されませんでした。',
+  'media.too_many_pixels':
+    '画像は {width} x {height} ピクセル、合計 {pixels} ピクセルで、受け付ける上限の {max} ピクセルを超えているためデコードしません。何も保存されませんでした。',
 };

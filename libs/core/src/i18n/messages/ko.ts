@@ -203,4 +203,10 @@ export const ko: MessageCatalog = {
   'import.client_gone': '클라이언트가 연결을 닫아 가져오기를 중단했습니다. 아무것도 가져오지 않았습니다.',
   'request.invalid_utf8':
     '요청 본문이 올바른 UTF-8이 아닙니다. 오프셋 {offset}의 바이트는 UTF-8 문자의 일부가 아닙니다. JSON을 UTF-8로 인코딩하여 보내세요.',
+  'media.no_track':
+    '{contentType} 파일에 길이가 있는 동영상 또는 오디오 트랙이 없어 재생할 내용이 없습니다. 아무것도 보관하지 않았습니다.',
+  'media.inconsistent_header':
+    '파일을 {contentType}(으)로 디코딩할 수 없습니다. 헤더의 {field} 값이 {value}이지만 {expected}이어야 합니다. 아무것도 보관하지 않았습니다.',
+  'media.too_many_pixels':
+    '이미지가 {width} x {height} 픽셀, 모두 {pixels} 픽셀로 허용되는 {max} 픽셀을 넘으므로 디코딩하지 않습니다. 아무것도 보관하지 않았습니다.',
 };

@@ -205,4 +205,10 @@ export const ptBR: MessageCatalog = {
     'A importação foi interrompida porque o cliente fechou a conexão. Nada foi importado.',
   'request.invalid_utf8':
     'O corpo da requisição não é UTF-8 válido: o byte na posição {offset} não faz parte de um caractere UTF-8. Envie JSON codificado em UTF-8.',
+  'media.no_track':
+    'O arquivo {contentType} não contém nenhuma faixa de vídeo ou áudio com duração: não há nada para reproduzir. Nada foi mantido.',
+  'media.inconsistent_header':
+    'O arquivo não pode ser decodificado como {contentType}: seu cabeçalho indica {field} = {value}, quando é necessário {expected}. Nada foi mantido.',
+  'media.too_many_pixels':
+    'A imagem tem {width} x {height} pixels, {pixels} pixels no total: mais do que os {max} pixels aceitos, por isso não é decodificada. Nada foi mantido.',
 };

@@ -170,4 +170,9 @@ export const zhHant: MessageCatalog = {
   'import.client_gone': '用戶端已關閉連線，因此匯入已停止。未匯入任何內容。',
   'request.invalid_utf8':
     '請求本文不是有效的 UTF-8：位移 {offset} 的位元組不屬於任何 UTF-8 字元。請以 UTF-8 編碼傳送 JSON。',
+  'media.no_track': '此 {contentType} 檔案沒有任何具有時長的影片或音訊軌，沒有可播放的內容。未保留任何內容。',
+  'media.inconsistent_header':
+    '無法將檔案解碼為 {contentType}：其標頭的 {field} 為 {value}，但需要 {expected}。未保留任何內容。',
+  'media.too_many_pixels':
+    '圖片為 {width} x {height} 像素，共 {pixels} 像素：超過可接受的 {max} 像素，因此不予解碼。未保留任何內容。',
 };
