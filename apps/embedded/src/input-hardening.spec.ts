@@ -480,6 +480,57 @@ describe('input hardening: every malformed input is a 400 in the envelope that c
     });
   });
 
+  describe('admin values that would break every request of an account', () => {
+    const MULTIPLIER =
+      "The group multiplier must be a decimal from 0.01 to 100 with at most 4 decimal places: the group's prices are the standard prices times it, and must stay above zero. Nothing was changed.";
+    const groups = async () =>
+      ((await call('GET', '/admin/v1/groups', { headers: admin })).json['data'] as { items: Json[] }).items;
+
+    it('refuses a group multiplier of 0, 0.000000001 or beyond the range, changing nothing', async () => {
+      await app.admin('PUT', '/admin/v1/groups/kept', { multiplier: '0.85' });
+      for (const multiplier of ['0', '0.000000001', '0.0099', '1.23456', '100.0001', '250']) {
+        for (const group of ['fresh', 'kept']) {
+          expectRefusal(
+            await call('PUT', `/admin/v1/groups/${group}`, { headers: admin, body: { multiplier } }),
+            MULTIPLIER,
+          );
+        }
+      }
+      const listed = await groups();
+      expect(listed.find((g) => g['name'] === 'fresh')).toBeUndefined();
+      expect(listed.find((g) => g['name'] === 'kept')).toEqual({ name: 'kept', multiplier: '0.85' });
+      // In the caller's language, naming the same range.
+      const japanese = await call('PUT', '/admin/v1/groups/fresh', {
+        headers: { ...admin, 'accept-language': 'ja' },
+        body: { multiplier: '0' },
+      });
+      expect([japanese.status, japanese.headers.get('content-language')]).toEqual([400, 'ja']);
+      expect(japanese.json['msg']).toContain('0.01');
+    });
+
+    it('takes the smallest multiplier, and an account of its group is charged, never "Invalid amount"', async () => {
+      expect(await app.admin('PUT', '/admin/v1/groups/tiny', { multiplier: '0.01' })).toEqual({
+        name: 'tiny',
+        multiplier: '0.01',
+      });
+      const { accountId } = (await app.admin('POST', '/admin/v1/accounts', {
+        name: 'tiny',
+        group: 'tiny',
+        credit: '1',
+      })) as { accountId: string };
+      const { apiKey } = (await app.admin('POST', `/admin/v1/accounts/${accountId}/keys`, {})) as {
+        apiKey: string;
+      };
+      const task = await call('POST', '/api/v1/jobs/createTask', {
+        headers: { authorization: `Bearer ${apiKey}` },
+        body: { model: 'local/sketch', input: { prompt: 'x', width: 64, height: 64 } },
+      });
+      expect(task.status).toBe(202);
+      // local/sketch costs 0.004 at standard prices: 0.00004 in this group.
+      expect((task.json['data'] as Json)['estimatedCost']).toBe('0.00004');
+    });
+  });
+
   describe('unknown query parameters', () => {
     it('refuses GET /api/v1/chat/credit?x=1 (was 200), as every other GET route of the API does', async () => {
       const { auth, accountId } = await customer();

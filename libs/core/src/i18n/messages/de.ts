@@ -227,4 +227,6 @@ export const de: MessageCatalog = {
     'Die Datei kann nicht als {contentType} dekodiert werden: Ihr Header gibt {field} = {value} an, erforderlich ist {expected}. Es wurde nichts gespeichert.',
   'media.too_many_pixels':
     'Das Bild hat {width} x {height} Pixel, insgesamt {pixels} Pixel: mehr als die akzeptierten {max} Pixel, daher wird es nicht dekodiert. Es wurde nichts gespeichert.',
+  'group.invalid_multiplier':
+    'Der Gruppenmultiplikator muss eine Dezimalzahl von {min} bis {max} mit höchstens {decimals} Nachkommastellen sein: Die Preise der Gruppe sind die Standardpreise mal diesem Wert und müssen über null bleiben. Es wurde nichts geändert.',
 };

@@ -204,6 +204,8 @@ export const en = {
     'The file cannot be decoded as {contentType}: its header gives {field} = {value}, where {expected} is needed. Nothing was kept.',
   'media.too_many_pixels':
     'The image is {width} x {height} pixels, {pixels} pixels in all: more than the {max} pixels accepted, so it is not decoded. Nothing was kept.',
+  'group.invalid_multiplier':
+    "The group multiplier must be a decimal from {min} to {max} with at most {decimals} decimal places: the group's prices are the standard prices times it, and must stay above zero. Nothing was changed.",
 } as const;
 
 export type MessageId = keyof typeof en;

@@ -213,4 +213,6 @@ export const es: MessageCatalog = {
     'El archivo no se puede decodificar como {contentType}: su cabecera indica {field} = {value}, cuando se necesita {expected}. No se guardó nada.',
   'media.too_many_pixels':
     'La imagen mide {width} x {height} píxeles, {pixels} píxeles en total: más de los {max} píxeles aceptados, por lo que no se decodifica. No se guardó nada.',
+  'group.invalid_multiplier':
+    'El multiplicador del grupo debe ser un decimal de {min} a {max} con como máximo {decimals} decimales: los precios del grupo son los precios estándar multiplicados por él y deben seguir siendo mayores que cero. No se cambió nada.',
 };

@@ -221,4 +221,6 @@ export const fr: MessageCatalog = {
     'Le fichier ne peut pas être décodé comme {contentType} : son en-tête indique {field} = {value}, alors qu’il faut {expected}. Rien n’a été conservé.',
   'media.too_many_pixels':
     'L’image fait {width} x {height} pixels, soit {pixels} pixels en tout : plus que les {max} pixels acceptés, elle n’est donc pas décodée. Rien n’a été conservé.',
+  'group.invalid_multiplier':
+    'Le multiplicateur du groupe doit être un nombre décimal de {min} à {max} avec au plus {decimals} décimales : les prix du groupe sont les prix standard multipliés par lui et doivent rester supérieurs à zéro. Rien n’a été modifié.',
 };

@@ -211,4 +211,6 @@ export const ptBR: MessageCatalog = {
     'O arquivo não pode ser decodificado como {contentType}: seu cabeçalho indica {field} = {value}, quando é necessário {expected}. Nada foi mantido.',
   'media.too_many_pixels':
     'A imagem tem {width} x {height} pixels, {pixels} pixels no total: mais do que os {max} pixels aceitos, por isso não é decodificada. Nada foi mantido.',
+  'group.invalid_multiplier':
+    'O multiplicador do grupo deve ser um decimal de {min} a {max} com no máximo {decimals} casas decimais: os preços do grupo são os preços padrão multiplicados por ele e devem continuar acima de zero. Nada foi alterado.',
 };

@@ -175,4 +175,6 @@ export const zhHant: MessageCatalog = {
     '無法將檔案解碼為 {contentType}：其標頭的 {field} 為 {value}，但需要 {expected}。未保留任何內容。',
   'media.too_many_pixels':
     '圖片為 {width} x {height} 像素，共 {pixels} 像素：超過可接受的 {max} 像素，因此不予解碼。未保留任何內容。',
+  'group.invalid_multiplier':
+    '群組乘數必須是 {min} 到 {max} 之間、最多 {decimals} 位小數的十進位數：群組價格為標準價格乘以此值，必須保持大於零。未變更任何內容。',
 };
