@@ -529,6 +529,24 @@ describe('input hardening: every malformed input is a 400 in the envelope that c
       // local/sketch costs 0.004 at standard prices: 0.00004 in this group.
       expect((task.json['data'] as Json)['estimatedCost']).toBe('0.00004');
     });
+
+    it('refuses a grant for a model the catalog does not know (nope/nope), naming the field, adding nothing', async () => {
+      const { accountId, auth } = await customer();
+      const credits = `/admin/v1/accounts/${accountId}/credits`;
+      for (const model of ['nope/nope', 'local/sketch/chat', 'LOCAL/SKETCH']) {
+        expectRefusal(
+          await call('POST', credits, { headers: admin, body: { amount: '5', kind: 'grant', model } }),
+          `The model ${model} of the grant (model) does not exist in the catalog. Use an exact id from the model list, such as publisher/model or publisher/model/chat. Nothing was added.`,
+        );
+      }
+      await expectNothingChanged(auth);
+      // A model of the catalog is taken, by its id or an alias, and kept under its exact id.
+      await app.admin('POST', credits, { amount: '0.5', kind: 'grant', model: 'local/sketch-1' });
+      const balance = (await call('GET', '/api/v1/chat/credit', { headers: auth })).json['data'] as Json;
+      expect(balance['available']).toBe('1.5');
+      expect(JSON.stringify(balance)).toContain('"model":"local/sketch"');
+      expect(JSON.stringify(balance)).not.toContain('local/sketch-1');
+    });
   });
 
   describe('unknown query parameters', () => {

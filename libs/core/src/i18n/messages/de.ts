@@ -229,4 +229,6 @@ export const de: MessageCatalog = {
     'Das Bild hat {width} x {height} Pixel, insgesamt {pixels} Pixel: mehr als die akzeptierten {max} Pixel, daher wird es nicht dekodiert. Es wurde nichts gespeichert.',
   'group.invalid_multiplier':
     'Der Gruppenmultiplikator muss eine Dezimalzahl von {min} bis {max} mit höchstens {decimals} Nachkommastellen sein: Die Preise der Gruppe sind die Standardpreise mal diesem Wert und müssen über null bleiben. Es wurde nichts geändert.',
+  'credit.model_unknown':
+    'Das Modell {model} der Gutschrift (model) existiert nicht im Katalog. Verwenden Sie eine genaue ID aus der Modellliste, etwa publisher/model oder publisher/model/chat. Es wurde nichts gutgeschrieben.',
 };

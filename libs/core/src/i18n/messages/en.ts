@@ -206,6 +206,8 @@ export const en = {
     'The image is {width} x {height} pixels, {pixels} pixels in all: more than the {max} pixels accepted, so it is not decoded. Nothing was kept.',
   'group.invalid_multiplier':
     "The group multiplier must be a decimal from {min} to {max} with at most {decimals} decimal places: the group's prices are the standard prices times it, and must stay above zero. Nothing was changed.",
+  'credit.model_unknown':
+    'The model {model} of the grant (model) does not exist in the catalog. Use an exact id from the model list, such as publisher/model or publisher/model/chat. Nothing was added.',
 } as const;
 
 export type MessageId = keyof typeof en;

@@ -215,4 +215,6 @@ export const es: MessageCatalog = {
     'La imagen mide {width} x {height} píxeles, {pixels} píxeles en total: más de los {max} píxeles aceptados, por lo que no se decodifica. No se guardó nada.',
   'group.invalid_multiplier':
     'El multiplicador del grupo debe ser un decimal de {min} a {max} con como máximo {decimals} decimales: los precios del grupo son los precios estándar multiplicados por él y deben seguir siendo mayores que cero. No se cambió nada.',
+  'credit.model_unknown':
+    'El modelo {model} de la concesión (model) no existe en el catálogo. Use un id exacto de la lista de modelos, como publisher/model o publisher/model/chat. No se añadió nada.',
 };

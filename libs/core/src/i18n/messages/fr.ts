@@ -223,4 +223,6 @@ export const fr: MessageCatalog = {
     'L’image fait {width} x {height} pixels, soit {pixels} pixels en tout : plus que les {max} pixels acceptés, elle n’est donc pas décodée. Rien n’a été conservé.',
   'group.invalid_multiplier':
     'Le multiplicateur du groupe doit être un nombre décimal de {min} à {max} avec au plus {decimals} décimales : les prix du groupe sont les prix standard multipliés par lui et doivent rester supérieurs à zéro. Rien n’a été modifié.',
+  'credit.model_unknown':
+    'Le modèle {model} de l’octroi (model) n’existe pas dans le catalogue. Utilisez un id exact de la liste des modèles, comme publisher/model ou publisher/model/chat. Rien n’a été ajouté.',
 };

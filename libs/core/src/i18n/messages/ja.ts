@@ -221,4 +221,6 @@ export const ja: MessageCatalog = {
     '画像は {width} x {height} ピクセル、合計 {pixels} ピクセルで、受け付ける上限の {max} ピクセルを超えているためデコードしません。何も保存されませんでした。',
   'group.invalid_multiplier':
     'グループの乗数は {min} から {max} までの小数で、小数点以下は {decimals} 桁以内にしてください。グループの価格は標準価格にこの値を掛けたもので、ゼロより大きくなければなりません。何も変更されませんでした。',
+  'credit.model_unknown':
+    '付与のモデル {model}（model）はカタログに存在しません。publisher/model や publisher/model/chat のように、モデル一覧の正確な ID を使ってください。何も追加されませんでした。',
 };

@@ -211,4 +211,6 @@ export const ko: MessageCatalog = {
     '이미지가 {width} x {height} 픽셀, 모두 {pixels} 픽셀로 허용되는 {max} 픽셀을 넘으므로 디코딩하지 않습니다. 아무것도 보관하지 않았습니다.',
   'group.invalid_multiplier':
     '그룹 배수는 소수점 이하 {decimals}자리 이내의 {min}부터 {max}까지의 소수여야 합니다. 그룹 가격은 표준 가격에 이 값을 곱한 것이며 0보다 커야 합니다. 아무것도 변경하지 않았습니다.',
+  'credit.model_unknown':
+    '부여할 모델 {model}(model)이(가) 카탈로그에 없습니다. publisher/model 또는 publisher/model/chat처럼 모델 목록의 정확한 ID를 사용하세요. 아무것도 추가하지 않았습니다.',
 };

@@ -213,4 +213,6 @@ export const ptBR: MessageCatalog = {
     'A imagem tem {width} x {height} pixels, {pixels} pixels no total: mais do que os {max} pixels aceitos, por isso não é decodificada. Nada foi mantido.',
   'group.invalid_multiplier':
     'O multiplicador do grupo deve ser um decimal de {min} a {max} com no máximo {decimals} casas decimais: os preços do grupo são os preços padrão multiplicados por ele e devem continuar acima de zero. Nada foi alterado.',
+  'credit.model_unknown':
+    'O modelo {model} da concessão (model) não existe no catálogo. Use um id exato da lista de modelos, como publisher/model ou publisher/model/chat. Nada foi adicionado.',
 };

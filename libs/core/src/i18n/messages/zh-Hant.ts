@@ -177,4 +177,6 @@ export const zhHant: MessageCatalog = {
     '圖片為 {width} x {height} 像素，共 {pixels} 像素：超過可接受的 {max} 像素，因此不予解碼。未保留任何內容。',
   'group.invalid_multiplier':
     '群組乘數必須是 {min} 到 {max} 之間、最多 {decimals} 位小數的十進位數：群組價格為標準價格乘以此值，必須保持大於零。未變更任何內容。',
+  'credit.model_unknown':
+    '贈額的模型 {model}（model）不在目錄中。請使用模型清單中的確切 ID，例如 publisher/model 或 publisher/model/chat。未新增任何內容。',
 };
