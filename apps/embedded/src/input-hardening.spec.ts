@@ -333,6 +333,222 @@ describe('input hardening: every malformed input is a 400 in the envelope that c
     });
   });
 
+  describe('invalid UTF-8', () => {
+    /** A JSON body whose prompt holds `bytes` as they are (not UTF-8 when they are Latin-1 or cut short). */
+    const withBytes = (before: string, bytes: number[], after: string) => {
+      const head = Buffer.from(before, 'utf8');
+      return {
+        body: Buffer.concat([head, Buffer.from(bytes), Buffer.from(after, 'utf8')]),
+        offset: head.length,
+      };
+    };
+    const message = (offset: number) =>
+      `The request body is not valid UTF-8: the byte at offset ${offset} is not part of a UTF-8 character. Send JSON encoded as UTF-8.`;
+
+    it('refuses a JSON body that is not UTF-8 with 400 on every text endpoint, in each protocol’s shape, charging nothing', async () => {
+      const { auth } = await customer();
+      const key = auth['authorization']!.slice('Bearer '.length);
+      const json = { 'content-type': 'application/json', 'idempotency-key': 'utf8' };
+      // "café" written in Latin-1 (0xE9), a lead byte without its continuation (0xC3 then a quote), a lone
+      // continuation byte (0x80), an overlong "/" (0xC0 0xAF) and an encoded surrogate (0xED 0xA0 0x80).
+      const broken: number[][] = [[0xe9], [0xc3], [0x80], [0xc0, 0xaf], [0xed, 0xa0, 0x80]];
+      const native = (bytes: number[]) =>
+        withBytes(
+          '{"model":"local/echo/chat","input":{"messages":[{"role":"user","content":"caf',
+          bytes,
+          '"}]}}',
+        );
+      for (const bytes of broken) {
+        for (const path of ['/api/v1/jobs/createTask', '/api/v1/jobs/quote', '/api/v1/jobs/stream']) {
+          const { body, offset } = native(bytes);
+          expectRefusal(
+            await call('POST', path, { headers: { ...auth, ...json }, rawBody: body }),
+            message(offset),
+          );
+        }
+      }
+      const chat = withBytes(
+        '{"model":"local/echo/chat","messages":[{"role":"user","content":"caf',
+        [0xe9],
+        '"}]}',
+      );
+      for (const path of ['/v1/chat/completions']) {
+        const reply = await app.call('POST', path, { headers: { ...auth, ...json }, rawBody: chat.body });
+        expect([reply.status, reply.json]).toEqual([
+          400,
+          {
+            error: {
+              message: message(chat.offset),
+              type: 'invalid_request_error',
+              param: null,
+              code: 'invalid_request',
+            },
+          },
+        ]);
+      }
+      const responses = withBytes('{"model":"local/echo/chat","input":"caf', [0xe9], '"}');
+      const answer = await app.call('POST', '/v1/responses', {
+        headers: { ...auth, ...json },
+        rawBody: responses.body,
+      });
+      expect([answer.status, answer.json]).toEqual([
+        400,
+        {
+          error: {
+            message: message(responses.offset),
+            type: 'invalid_request_error',
+            param: null,
+            code: 'invalid_request',
+          },
+        },
+      ]);
+      const messages = withBytes(
+        '{"model":"local/echo/chat","max_tokens":20,"messages":[{"role":"user","content":"caf',
+        [0xe9],
+        '"}]}',
+      );
+      const anthropic = await app.call('POST', '/v1/messages', {
+        headers: { 'x-api-key': key, ...json },
+        rawBody: messages.body,
+      });
+      expect([anthropic.status, anthropic.json]).toEqual([
+        400,
+        {
+          type: 'error',
+          error: { type: 'invalid_request_error', message: message(messages.offset) },
+          request_id: expect.stringMatching(/^req_/),
+        },
+      ]);
+      const contents = withBytes('{"contents":[{"role":"user","parts":[{"text":"caf', [0xe9], '"}]}]}');
+      for (const method of ['generateContent', 'streamGenerateContent']) {
+        const google = await app.call('POST', `/v1beta/models/local/echo/chat:${method}`, {
+          headers: { 'x-goog-api-key': key, ...json },
+          rawBody: contents.body,
+        });
+        expect([google.status, google.json]).toEqual([
+          400,
+          { error: { code: 400, message: message(contents.offset), status: 'INVALID_ARGUMENT' } },
+        ]);
+      }
+      // In the caller's language, like every refusal.
+      const german = await call('POST', '/api/v1/jobs/createTask', {
+        headers: { ...auth, ...json, 'accept-language': 'de' },
+        rawBody: native([0xe9]).body,
+      });
+      expect([german.status, german.headers.get('content-language')]).toEqual([400, 'de']);
+      expect(german.json['msg']).toMatch(/^Der Anfragetext ist kein gültiges UTF-8/);
+      await expectNothingChanged(auth, 'utf8');
+      // The same text in UTF-8 is accepted: the refusal was the encoding.
+      const good = await call('POST', '/api/v1/jobs/quote', {
+        headers: { ...auth, 'content-type': 'application/json' },
+        rawBody: Buffer.from(
+          '{"model":"local/echo/chat","input":{"messages":[{"role":"user","content":"café 🦊"}]}}',
+          'utf8',
+        ),
+      });
+      expect(good.status).toBe(200);
+    });
+
+    it('holds for every JSON body, here an admin and a console body', async () => {
+      const { accountId } = await customer();
+      const { token } = (await app.admin('POST', `/admin/v1/accounts/${accountId}/console-tokens`)) as {
+        token: string;
+      };
+      const account = withBytes('{"name":"caf', [0xe9], '"}');
+      expectRefusal(
+        await call('POST', '/admin/v1/accounts', {
+          headers: { ...admin, 'content-type': 'application/json' },
+          rawBody: account.body,
+        }),
+        message(account.offset),
+      );
+      const endpoint = withBytes(
+        '{"url":"https://hooks.example.com/","enabledEvents":["task.succeeded"],"description":"caf',
+        [0xe9],
+        '"}',
+      );
+      const console = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      expectRefusal(
+        await call('POST', '/console/v1/webhook-endpoints', { headers: console, rawBody: endpoint.body }),
+        message(endpoint.offset),
+      );
+      expect((await call('GET', '/console/v1/webhook-endpoints', { headers: console })).json['data']).toEqual(
+        {
+          items: [],
+        },
+      );
+    });
+  });
+
+  describe('admin values that would break every request of an account', () => {
+    const MULTIPLIER =
+      "The group multiplier must be a decimal from 0.01 to 100 with at most 4 decimal places: the group's prices are the standard prices times it, and must stay above zero. Nothing was changed.";
+    const groups = async () =>
+      ((await call('GET', '/admin/v1/groups', { headers: admin })).json['data'] as { items: Json[] }).items;
+
+    it('refuses a group multiplier of 0, 0.000000001 or beyond the range, changing nothing', async () => {
+      await app.admin('PUT', '/admin/v1/groups/kept', { multiplier: '0.85' });
+      for (const multiplier of ['0', '0.000000001', '0.0099', '1.23456', '100.0001', '250']) {
+        for (const group of ['fresh', 'kept']) {
+          expectRefusal(
+            await call('PUT', `/admin/v1/groups/${group}`, { headers: admin, body: { multiplier } }),
+            MULTIPLIER,
+          );
+        }
+      }
+      const listed = await groups();
+      expect(listed.find((g) => g['name'] === 'fresh')).toBeUndefined();
+      expect(listed.find((g) => g['name'] === 'kept')).toEqual({ name: 'kept', multiplier: '0.85' });
+      // In the caller's language, naming the same range.
+      const japanese = await call('PUT', '/admin/v1/groups/fresh', {
+        headers: { ...admin, 'accept-language': 'ja' },
+        body: { multiplier: '0' },
+      });
+      expect([japanese.status, japanese.headers.get('content-language')]).toEqual([400, 'ja']);
+      expect(japanese.json['msg']).toContain('0.01');
+    });
+
+    it('takes the smallest multiplier, and an account of its group is charged, never "Invalid amount"', async () => {
+      expect(await app.admin('PUT', '/admin/v1/groups/tiny', { multiplier: '0.01' })).toEqual({
+        name: 'tiny',
+        multiplier: '0.01',
+      });
+      const { accountId } = (await app.admin('POST', '/admin/v1/accounts', {
+        name: 'tiny',
+        group: 'tiny',
+        credit: '1',
+      })) as { accountId: string };
+      const { apiKey } = (await app.admin('POST', `/admin/v1/accounts/${accountId}/keys`, {})) as {
+        apiKey: string;
+      };
+      const task = await call('POST', '/api/v1/jobs/createTask', {
+        headers: { authorization: `Bearer ${apiKey}` },
+        body: { model: 'local/sketch', input: { prompt: 'x', width: 64, height: 64 } },
+      });
+      expect(task.status).toBe(202);
+      // local/sketch costs 0.004 at standard prices: 0.00004 in this group.
+      expect((task.json['data'] as Json)['estimatedCost']).toBe('0.00004');
+    });
+
+    it('refuses a grant for a model the catalog does not know (nope/nope), naming the field, adding nothing', async () => {
+      const { accountId, auth } = await customer();
+      const credits = `/admin/v1/accounts/${accountId}/credits`;
+      for (const model of ['nope/nope', 'local/sketch/chat', 'LOCAL/SKETCH']) {
+        expectRefusal(
+          await call('POST', credits, { headers: admin, body: { amount: '5', kind: 'grant', model } }),
+          `The model ${model} of the grant (model) does not exist in the catalog. Use an exact id from the model list, such as publisher/model or publisher/model/chat. Nothing was added.`,
+        );
+      }
+      await expectNothingChanged(auth);
+      // A model of the catalog is taken, by its id or an alias, and kept under its exact id.
+      await app.admin('POST', credits, { amount: '0.5', kind: 'grant', model: 'local/sketch-1' });
+      const balance = (await call('GET', '/api/v1/chat/credit', { headers: auth })).json['data'] as Json;
+      expect(balance['available']).toBe('1.5');
+      expect(JSON.stringify(balance)).toContain('"model":"local/sketch"');
+      expect(JSON.stringify(balance)).not.toContain('local/sketch-1');
+    });
+  });
+
   describe('unknown query parameters', () => {
     it('refuses GET /api/v1/chat/credit?x=1 (was 200), as every other GET route of the API does', async () => {
       const { auth, accountId } = await customer();

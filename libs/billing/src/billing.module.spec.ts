@@ -3,6 +3,7 @@ import { Global, Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import {
   ACCOUNT_DIRECTORY,
+  CATALOG_MODELS,
   FUNDS_PORT,
   HOLDS_PORT,
   HoldEventType,
@@ -80,8 +81,9 @@ describe('BillingModule', () => {
         { provide: CLOCK, useValue: systemClock },
         { provide: EVENT_BUS, useValue: bus },
         { provide: ACCOUNT_DIRECTORY, useValue: { exists: async () => true } },
+        { provide: CATALOG_MODELS, useValue: { modelIdOf: async (id: string) => id } },
       ],
-      exports: [DATABASE, CLOCK, EVENT_BUS, ACCOUNT_DIRECTORY],
+      exports: [DATABASE, CLOCK, EVENT_BUS, ACCOUNT_DIRECTORY, CATALOG_MODELS],
     })
     class TestPlatform {}
     @Module({

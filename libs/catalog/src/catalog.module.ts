@@ -7,7 +7,9 @@ import { ListModelsUseCase } from './use-cases/list-models.use-case';
 import { ListOpenAiModelsUseCase } from './use-cases/list-open-ai-models.use-case';
 import {
   CATALOG_DOCUMENT,
+  CATALOG_MODELS,
   CATALOG_PORT,
+  type CatalogModelsPort,
   type CatalogDocumentPort,
   CIRCUIT_STATE,
   MODEL_ROUTES,
@@ -90,12 +92,21 @@ export class CatalogModule {
         GetModelUseCase,
         ListOpenAiModelsUseCase,
         { provide: CATALOG_PORT, useExisting: TaskPricingService },
+        {
+          // The model ids, asked by billing (a grant's model): in a fleet over the service transport.
+          provide: CATALOG_MODELS,
+          inject: [TaskPricingService],
+          useFactory: (pricing: TaskPricingService): CatalogModelsPort => ({
+            modelIdOf: (idOrAlias) => Promise.resolve(pricing.resolveModelId(idOrAlias)),
+          }),
+        },
         ModelRoutesService,
         { provide: MODEL_ROUTES, useExisting: ModelRoutesService },
       ],
       exports: [
         CatalogService,
         CATALOG_PORT,
+        CATALOG_MODELS,
         MODEL_ROUTES,
         ...(options.source === 'remote' ? [] : [CATALOG_DOCUMENT]),
       ],

@@ -64,3 +64,14 @@ export interface CatalogDocumentPort {
   document(): Promise<unknown>;
 }
 export const CATALOG_DOCUMENT = Symbol('CatalogDocument');
+
+/**
+ * The catalog's model ids, for a domain that must name a model without building the catalog itself: billing
+ * checks the model of a grant with it. Implemented by the catalog domain; in a fleet the catalog app answers it
+ * over the service transport (each app owns its own tables, so billing asks, never reads the catalog).
+ */
+export interface CatalogModelsPort {
+  /** The exact id of a catalog id or declared alias (enabled or not); null when the catalog has no such model. */
+  modelIdOf(idOrAlias: string): Promise<string | null>;
+}
+export const CATALOG_MODELS = Symbol('CatalogModels');

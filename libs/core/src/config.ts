@@ -289,6 +289,20 @@ export const ConfigSchema = Type.Object(
           'PEM file of CA certificates trusted for fetches of user-given URLs (file imports) in addition to the bundled public CAs (on-premise sources, tests).',
       }),
     ),
+    FETCH_DEADLINE_SECONDS: Type.Integer({
+      minimum: 1,
+      maximum: 3600,
+      default: 120,
+      description:
+        'How long one fetch of a user-given URL (a file import, a media URL in task input) may take in all, from the first connection through every redirect to the last byte; a source still sending then is cut off (an import answers 400).',
+    }),
+    IMPORT_CONCURRENCY_PER_KEY: Type.Integer({
+      minimum: 1,
+      maximum: 100,
+      default: 4,
+      description:
+        'File imports one API key may have in progress at once, across every process of a fleet; one more is refused with 429 and Retry-After, nothing fetched.',
+    }),
     WEBHOOK_RETRY_SCHEDULE: Type.String({
       pattern: '^\\d{1,6}(,\\d{1,6}){0,19}$',
       default: '10,30,120,600,1800,7200,21600',

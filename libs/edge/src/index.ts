@@ -34,6 +34,14 @@ export {
 } from './rate-limit';
 export { RATE_LIMIT_KEY_PREFIX, RedisRateLimitStore } from './redis-rate-limit.store';
 export { RateLimited } from './rate-limit.interceptor';
+export {
+  CONCURRENCY_KEY_PREFIX,
+  CONCURRENCY_SLOTS,
+  MemoryConcurrencySlots,
+  RedisConcurrencySlots,
+  type ConcurrencySlots,
+  type SlotLease,
+} from './concurrency-slots';
 export { CACHE, CACHE_KEY_PREFIX, MemoryCache, RedisCache, type Cache } from './cache';
 export { AnswerCache } from './answer-cache';
 export * from './event-stream';

@@ -27,6 +27,7 @@ import { cookieValue } from './request-origin';
 import type { EdgeState } from './edge-state';
 import type { RateDecision, RateLimitStore, TokenBucketPolicy } from './rate-limit';
 import { routeFamily, usesEnvelope, type RouteFamily } from './route-family';
+import { installUtf8Json } from './utf8-json';
 import { refuseIllFormedInput } from './well-formed-request';
 
 /** A key verifier whose recent answers can be read without waiting (see CachedApiKeyAuthenticator). */
@@ -274,13 +275,15 @@ const SUCCESS = Object.fromEntries(
 /**
  * The edge pipeline, as Fastify hooks so that it runs before routing work and costs little:
  * request id, drain check, authentication per family, per-key rate limit (per address, and per console session,
- * on the admin and console routes), well-formed input (depth, NUL, lone surrogates) before any validation, the
- * success envelope, access log.
+ * on the admin and console routes), JSON bodies that are UTF-8, well-formed input (depth, NUL, lone surrogates)
+ * before any validation, the success envelope, access log.
  * Failures are thrown and rendered by the one exception filter.
  */
 export function installEdge(fastify: FastifyInstance, deps: EdgeDependencies): void {
   fastify.removeContentTypeParser('text/plain');
   installFormFields(fastify);
+  // JSON bodies must be UTF-8: invalid bytes are a 400, never silently replaced with U+FFFD.
+  installUtf8Json(fastify);
   fastify.setChildLoggerFactory((logger, bindings, options) =>
     lazyChildLogger(logger as Logger, bindings, options),
   );

@@ -52,6 +52,8 @@ export function mediaOptionsOf(config: AppConfig): MediaOptions {
   return {
     uploadUrlSeconds: UPLOAD_URL_SECONDS,
     commitWindowSeconds: COMMIT_WINDOW_SECONDS,
+    fetchDeadlineMs: config.FETCH_DEADLINE_SECONDS * 1000,
+    importsPerKey: config.IMPORT_CONCURRENCY_PER_KEY,
     fetch: {
       allowPrivateCidrs: parseAllowPrivateCidrs(
         config.FETCH_ALLOW_PRIVATE_CIDRS,

@@ -10,13 +10,18 @@ import { APP_CONFIG, type AppConfig, type Logger } from '@gen/core';
 import {
   CACHE,
   CACHE_KEY_PREFIX,
+  CONCURRENCY_KEY_PREFIX,
+  CONCURRENCY_SLOTS,
   MemoryCache,
+  MemoryConcurrencySlots,
   MemoryRateLimitStore,
   RATE_LIMIT_KEY_PREFIX,
   RATE_LIMIT_STORE,
   RedisCache,
+  RedisConcurrencySlots,
   RedisRateLimitStore,
   type Cache,
+  type ConcurrencySlots,
 } from '@gen/edge';
 import { CIRCUIT_STATE, type CircuitStatePort } from '@gen/contracts';
 import { EVENT_BUS, InProcessEventBus, KafkaEventBus, type EventBus } from '@gen/messaging';
@@ -114,6 +119,15 @@ export function infrastructureProviders(appName: string, logger: Logger): Provid
           : new MemoryRateLimitStore(),
     },
     {
+      // Per-key bounds of work in progress (the imports of an API key): shared by the fleet through Redis.
+      provide: CONCURRENCY_SLOTS,
+      inject: [REDIS_CLIENT, APP_CONFIG],
+      useFactory: (redis: Redis | null, config: AppConfig): ConcurrencySlots =>
+        redis
+          ? new RedisConcurrencySlots(redis, `${config.REDIS_KEY_PREFIX}${CONCURRENCY_KEY_PREFIX}`)
+          : new MemoryConcurrencySlots(),
+    },
+    {
       provide: CACHE,
       inject: [REDIS_CLIENT, APP_CONFIG],
       useFactory: (redis: Redis | null, config: AppConfig): Cache =>
@@ -137,6 +151,7 @@ export const INFRASTRUCTURE_EXPORTS = [
   REDIS_CLIENT,
   EVENT_BUS,
   RATE_LIMIT_STORE,
+  CONCURRENCY_SLOTS,
   CACHE,
   CIRCUIT_STATE,
 ] as const;

@@ -19,6 +19,12 @@ export interface GuardedFetchOptions {
   readonly maxBytes: number;
   /** How long the source may send nothing (no headers, no next chunk). */
   readonly idleTimeoutMs: number;
+  /**
+   * How long the whole fetch may take, from the first connection through every redirect to the last byte
+   * (`deadline`): the idle timeout alone restarts on every byte, so a source sending one byte every few
+   * seconds would otherwise hold the connection without end. None when absent.
+   */
+  readonly deadlineMs?: number;
   readonly maxRedirects: number;
   readonly userAgent: string;
   /** Aborts the fetch; it then rejects with the signal's reason. */
@@ -38,10 +44,10 @@ export interface FetchedBody {
  * host does not resolve to public (or allowed) addresses, at acceptance or at connection; `redirect_refused`:
  * a redirect whose target fails the same checks, has no Location, or one too many; `http_status`: an answer
  * other than 200 (`status`); `unreachable`: the connection failed, was cut or stayed idle; `too_large`: the
- * body passed `maxBytes` (`limit`).
+ * body passed `maxBytes` (`limit`); `deadline`: the whole fetch took longer than `deadlineMs`.
  */
 export type GuardedFetchFailure =
-  'url_refused' | 'redirect_refused' | 'http_status' | 'unreachable' | 'too_large';
+  'url_refused' | 'redirect_refused' | 'http_status' | 'unreachable' | 'too_large' | 'deadline';
 
 export class GuardedFetchError extends Error {
   override readonly name = 'GuardedFetchError';
@@ -62,6 +68,24 @@ export class GuardedFetchError extends Error {
  * URL or the token.
  */
 export async function fetchGuarded(url: string, options: GuardedFetchOptions): Promise<FetchedBody> {
+  if (options.deadlineMs === undefined) return fetchHops(url, options);
+  // One signal for both ends: the caller's (a client gone, a runner stopping) and the deadline's. The request,
+  // the body's reading and the checks between hops all stop at it.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new GuardedFetchError('deadline')), options.deadlineMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  try {
+    return await fetchHops(url, { ...options, signal });
+  } catch (error) {
+    // Whatever the abort surfaced as (the request's error, the body's), the deadline says why.
+    if (deadline.signal.aborted && !options.signal?.aborted) throw deadline.signal.reason;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function fetchHops(url: string, options: GuardedFetchOptions): Promise<FetchedBody> {
   let current = url;
   for (let hop = 0; ; hop += 1) {
     options.signal?.throwIfAborted();

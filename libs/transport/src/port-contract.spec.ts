@@ -27,6 +27,7 @@ import { DirectServiceCall } from './direct-service-call';
 import { portContract, type PortIo } from './port-contract';
 import {
   API_KEY_AUTHENTICATOR_CONTRACT,
+  CATALOG_MODELS_CONTRACT,
   FILES_CONTRACT,
   FUNDS_CONTRACT,
   HOLDS_CONTRACT,
@@ -128,7 +129,11 @@ function implementations(received: Received) {
         : null;
     },
   };
-  return { holds, funds, files, media, apiKeys };
+  const models = {
+    modelIdOf: async (id: string) =>
+      id === 'local/sketch-1' ? 'local/sketch' : id === 'nope/nope' ? null : id,
+  };
+  return { holds, funds, files, media, apiKeys, models };
 }
 
 function registerAll(handlers: ServiceHandlers, received: Received, io: PortIo): void {
@@ -138,6 +143,7 @@ function registerAll(handlers: ServiceHandlers, received: Received, io: PortIo):
   answerPort(handlers, FILES_CONTRACT, impl.files, io);
   answerPort(handlers, MEDIA_INPUTS_CONTRACT, impl.media, io);
   answerPort(handlers, API_KEY_AUTHENTICATOR_CONTRACT, impl.apiKeys, io);
+  answerPort(handlers, CATALOG_MODELS_CONTRACT, impl.models, io);
 }
 
 /** A ServiceCall that keeps what went on the wire, to show what each codec sends. */
@@ -209,7 +215,9 @@ async function tcp(): Promise<Harness> {
   await app.init();
   const { port } = await connectServiceCallServer(app, { host: '127.0.0.1', port: 0 });
   const address = { host: '127.0.0.1', port };
-  const calls = new TcpServiceCall({ services: { billing: address, media: address, accounts: address } });
+  const calls = new TcpServiceCall({
+    services: { billing: address, media: address, accounts: address, catalog: address },
+  });
   return {
     received,
     objects,
@@ -271,6 +279,13 @@ describe.each([
     expect(error).toMatchObject({ code: BusinessCode.ServerError, messageId: 'server.error' });
     expect(JSON.stringify(error)).not.toContain('hunter2');
     expect(h.received.reported).toHaveLength(1);
+  });
+
+  it('CATALOG_MODELS: an id in, the exact id (an alias resolved) or null out', async () => {
+    const models = remotePort(h.wire, CATALOG_MODELS_CONTRACT);
+    expect(await models.modelIdOf('local/sketch-1')).toBe('local/sketch');
+    expect(await models.modelIdOf('nope/nope')).toBeNull();
+    expect(h.wire.sent.at(-1)).toMatchObject({ pattern: 'models.modelIdOf', payload: ['nope/nope'] });
   });
 
   it('FUNDS_PORT: bigint nano-USD and the expiry cross exactly, as decimal digits and ISO text', async () => {

@@ -9,7 +9,7 @@ export interface Embedded extends RunningApp {
   call(
     method: string,
     path: string,
-    options?: { headers?: Record<string, string>; body?: unknown; rawBody?: string },
+    options?: { headers?: Record<string, string>; body?: unknown; rawBody?: string | Uint8Array },
   ): Promise<Reply>;
   /** An admin API call with the bootstrap admin token; fails the test unless the answer is 200. */
   admin(method: string, path: string, body?: unknown): Promise<Record<string, unknown>>;
@@ -35,7 +35,7 @@ export async function startEmbedded(
   const boot = file!;
   const call: Embedded['call'] = async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
-    let body: string | undefined = options.rawBody;
+    let body: string | Uint8Array | undefined = options.rawBody;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';

@@ -244,7 +244,11 @@ export const accountsOpenApi: OpenApiFragment = {
     },
     '/admin/v1/groups/{name}': {
       parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string' } }],
-      put: op("Create or change a group's price multiplier.", GroupResult, PutGroupBody),
+      put: op(
+        "Create or change a group's price multiplier (0.01 to 100, at most 4 decimal places).",
+        GroupResult,
+        PutGroupBody,
+      ),
     },
   },
 };

@@ -142,6 +142,6 @@ export class AdminAccountsController {
     @Param('name', new SchemaPipe(GroupName, 'name')) name: string,
     @Body(new SchemaPipe(PutGroupBody)) body: PutGroupBody,
   ) {
-    return this.groups.put(name, parseUsd(body.multiplier)!);
+    return this.groups.put(name, body.multiplier);
   }
 }

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { IdPrefix } from '@gen/contracts';
 import { SUPPORTED_LANGUAGES, UsdAmount, idSchema } from '@gen/core';
 import { KEY_REFERENCE_PATTERN } from '../domain/credentials';
+import { MAX_MULTIPLIER, MIN_MULTIPLIER, MULTIPLIER_DECIMALS } from '../domain/price-multiplier';
 
 const Language = Type.Union(SUPPORTED_LANGUAGES.map((l) => Type.Literal(l)));
 export const GroupName = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,31}$' });
@@ -42,8 +43,10 @@ export type UpdateKeyBody = Static<typeof UpdateKeyBody>;
 export const PutGroupBody = Type.Object(
   {
     multiplier: Type.String({
-      pattern: '^(0|[1-9]\\d{0,5})(\\.\\d{1,9})?$',
-      description: 'Price multiplier, exact decimal.',
+      pattern: '^\\d{1,9}(\\.\\d{1,9})?$',
+      maxLength: 19,
+      description: `Price multiplier, an exact decimal string from ${MIN_MULTIPLIER} to ${MAX_MULTIPLIER} with at most ${MULTIPLIER_DECIMALS} decimal places (e.g. \`0.85\`, \`1.2\`). Every price of the group's accounts is the standard price times it, rounded to the nano-USD; 0, or a multiplier so small that prices round to 0, would make every request of the group fail, so it is refused (400) and nothing changes. Give free use with credit (promotional or a model grant) instead.`,
+      examples: ['0.85'],
     }),
   },
   { additionalProperties: false },

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { formatUsd } from '@gen/core';
+import { priceMultiplierE9 } from '../domain/price-multiplier';
 import { AccountsRepository } from '../persistence/accounts.repository';
 
 export interface GroupView {
@@ -8,13 +9,16 @@ export interface GroupView {
   readonly multiplier: string;
 }
 
-/** Account groups and their price multipliers (1e-9 precision, exact). */
+/**
+ * Account groups and their price multipliers (exact, stored in 1e-9 units): a multiplier outside the range
+ * prices can carry (see `price-multiplier.ts`) is refused with 400 and nothing changes.
+ */
 @Injectable()
 export class ManageGroupsUseCase {
   constructor(private readonly accounts: AccountsRepository) {}
 
-  async put(name: string, multiplierE9: bigint): Promise<GroupView> {
-    const group = await this.accounts.upsertGroup(name, multiplierE9);
+  async put(name: string, multiplier: string): Promise<GroupView> {
+    const group = await this.accounts.upsertGroup(name, priceMultiplierE9(multiplier));
     return { name: group.name, multiplier: formatUsd(group.multiplierE9) };
   }
 

@@ -47,7 +47,8 @@ export const AddCreditBody = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 200,
-        description: 'Required for grants: the model the grant pays for.',
+        description:
+          'Required for grants: the model the grant pays for, an exact catalog id or alias (kept as the exact id). A model the catalog does not know is 400 naming this field; nothing is added.',
       }),
     ),
     expiresAt: Type.Optional(Type.String({ format: 'date-time' })),

@@ -1,4 +1,4 @@
-import type { AccountDirectory, FundingKind, HoldsPort } from '@gen/contracts';
+import type { AccountDirectory, CatalogModelsPort, FundingKind, HoldsPort } from '@gen/contracts';
 import { parseUsd, type Clock } from '@gen/core';
 import { openDatabase, type Database } from '@gen/persistence';
 import { createScratchPostgres, openTestDatabase, type DatabaseKind, type TestDatabase } from '@gen/testing';
@@ -84,6 +84,9 @@ const everyAccountExists: AccountDirectory = {
   callbackSettings: async () => ({ signingSecret: null, language: null }),
 };
 
+/** A catalog in which every model the tests name exists, under that very id. */
+const everyModelExists: CatalogModelsPort = { modelIdOf: async (id) => id };
+
 export async function openBillingFixture(
   kind: DatabaseKind,
   options: Partial<BillingOptions> = {},
@@ -98,7 +101,7 @@ export async function openBillingFixture(
   const outboxSignal = new OutboxSignal();
   const repository = new HoldsRepository(database, outboxSignal);
   const balance = new GetBalanceUseCase(funds, clock);
-  const addCredit = new AddCreditUseCase(funds, balance, everyAccountExists, clock);
+  const addCredit = new AddCreditUseCase(funds, balance, everyAccountExists, clock, everyModelExists);
   const confirm = new ConfirmHoldUseCase(repository);
   const settle = new SettleHoldUseCase(repository, clock);
   const release = new ReleaseHoldUseCase(repository, clock);

@@ -21,6 +21,9 @@ const VERBATIM: ReadonlyArray<readonly [MessageId, string]> = [
   ['language.unsupported', 'en, zh-Hant, ja, ko, de, fr, es, pt-BR, ru'],
   ['credit.model_required', 'model'],
   ['credit.model_only_for_grants', 'model'],
+  ['credit.model_unknown', 'model'],
+  ['credit.model_unknown', 'publisher/model/chat'],
+  ['request.invalid_utf8', 'UTF-8'],
 ];
 /**
  * Ids whose text is mostly such literal text, so a translation may legitimately equal English.

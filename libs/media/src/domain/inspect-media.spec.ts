@@ -5,7 +5,9 @@ import {
   jpegSample,
   mp3Sample,
   mp4Sample,
+  pngHeaderOnly,
   pngSample,
+  wavOf,
   wavSample,
   webmSample,
   webpSample,
@@ -170,5 +172,99 @@ describe('inspectMedia: verification from the stored bytes', () => {
     const at = mp4.indexOf('mvhd') + 4 + 16; // mvhd duration = 0
     mp4.writeUInt32BE(0, at);
     expect(refusal(await inspectMedia(mp4, 'video/mp4')).messageId).toBe('media.no_duration');
+  });
+
+  describe('a media file must be decodable as what it claims', () => {
+    it('refuses the 144-byte MP4 of a movie header alone (it committed as a 5-second video)', async () => {
+      const trackless = mp4Sample(5, 64, 48, Buffer.alloc(0), { tracks: false });
+      expect(trackless.length).toBe(144);
+      expect(refusal(await inspectMedia(trackless, 'video/mp4'))).toEqual({
+        messageId: 'media.no_track',
+        params: { contentType: 'video/mp4' },
+      });
+    });
+
+    it.each([
+      ['a track of no duration', { mediaSeconds: 0 }],
+      ['only a text track', { handler: 'text' }],
+      ['only a hint track', { handler: 'hint' }],
+    ])('refuses an MP4 with %s', async (_name, options) => {
+      const mp4 = mp4Sample(5, 64, 48, undefined, options);
+      expect(refusal(await inspectMedia(mp4, 'video/mp4')).messageId).toBe('media.no_track');
+    });
+
+    it('accepts an MP4 whose only track is audio, and measures it by the movie header', async () => {
+      const result = await inspectMedia(mp4Sample(3, 64, 48, undefined, { handler: 'soun' }), 'video/mp4');
+      expect(result.ok && result.facts.durationSeconds).toBe(3);
+    });
+
+    it('refuses a WebM without a video or audio track', async () => {
+      expect(refusal(await inspectMedia(webmSample(5, 64, 48, { tracks: false }), 'video/webm'))).toEqual({
+        messageId: 'media.no_track',
+        params: { contentType: 'video/webm' },
+      });
+    });
+
+    /** A good 16-bit mono WAV (8 kHz) with one field of its header changed. */
+    const patched = (offset: number, value: number, bytes: 2 | 4) => {
+      const wav = wavOf(1, 8000);
+      if (bytes === 2) wav.writeUInt16LE(value, offset);
+      else wav.writeUInt32LE(value, offset);
+      return wav;
+    };
+    it.each<[string, Buffer, string, number, string]>([
+      ['0 channels', patched(22, 0, 2), 'numChannels', 0, '≥ 1'],
+      ['0 bits per sample', patched(34, 0, 2), 'bitsPerSample', 0, '8, 16, 24, 32'],
+      ['12 bits per sample', patched(34, 12, 2), 'bitsPerSample', 12, '8, 16, 24, 32'],
+      ['a byte rate of 1', patched(28, 1, 4), 'byteRate', 1, '16000 (sampleRate × blockAlign)'],
+      ['a block align of 3', patched(32, 3, 2), 'blockAlign', 3, '2 (numChannels × bitsPerSample / 8)'],
+      ['a sample rate of 0', patched(24, 0, 4), 'sampleRate', 0, '1–768000'],
+      [
+        'a compressed encoding (IMA ADPCM, 0x11)',
+        patched(20, 0x11, 2),
+        'audioFormat',
+        17,
+        '1, 3, 6, 7, 65534',
+      ],
+      ['float samples of 16 bits', wavOf(1, 8000, { format: 3, bits: 16 }), 'bitsPerSample', 16, '32, 64'],
+    ])('refuses a WAV with %s, naming the field', async (_name, wav, field, value, expected) => {
+      expect(refusal(await inspectMedia(wav, 'audio/wav'))).toEqual({
+        messageId: 'media.inconsistent_header',
+        params: { contentType: 'audio/wav', field, value, expected },
+      });
+    });
+
+    it('refuses a WAV whose data comes before its format', async () => {
+      const wav = wavOf(1, 8000);
+      const fmt = wav.subarray(12, 36);
+      const data = wav.subarray(36);
+      const swapped = Buffer.concat([wav.subarray(0, 12), data, fmt]);
+      expect(refusal(await inspectMedia(swapped, 'audio/wav')).messageId).toBe('media.damaged');
+    });
+
+    it.each<[string, Buffer, number]>([
+      ['8-bit mono PCM', wavSample(2), 2],
+      ['16-bit stereo PCM at 44.1 kHz', wavOf(1.5, 44100, { channels: 2, bits: 16 }), 1.5],
+      ['24-bit mono PCM at 48 kHz', wavOf(1, 48000, { bits: 24 }), 1],
+      ['32-bit float stereo', wavOf(2, 8000, { format: 3, channels: 2, bits: 32 }), 2],
+      ['mu-law', wavOf(1, 8000, { format: 7, bits: 8 }), 1],
+      ['extensible 16-bit PCM', wavOf(1, 16000, { channels: 2, bits: 16, extensible: true }), 1],
+      ['extensible float', wavOf(1, 16000, { format: 3, bits: 32, extensible: true }), 1],
+    ])('accepts a consistent WAV: %s', async (_name, wav, seconds) => {
+      const result = await inspectMedia(wav, 'audio/wav');
+      if (!result.ok) throw new Error(JSON.stringify(result.refusal));
+      expect(result.facts.durationSeconds).toBeCloseTo(seconds, 2);
+    });
+
+    it('says that a 10001 x 10000 PNG is over the pixel limit, naming the limit (not "damaged")', async () => {
+      expect(refusal(await inspectMedia(pngHeaderOnly(10001, 10000), 'image/png'))).toEqual({
+        messageId: 'media.too_many_pixels',
+        params: { width: 10001, height: 10000, pixels: 100010000, max: 100_000_000 },
+      });
+      // A header within the limit whose pixels are not all there is still damaged.
+      expect(refusal(await inspectMedia(pngHeaderOnly(200, 100), 'image/png')).messageId).toBe(
+        'media.damaged',
+      );
+    });
   });
 });

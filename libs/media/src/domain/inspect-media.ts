@@ -7,13 +7,14 @@ import { fileTypeFromBuffer } from 'file-type';
 import { parseBuffer } from 'music-metadata';
 import sharp, { type SharpOptions } from 'sharp';
 import { checkContainer } from './containers/check-container';
+import type { ContainerCheck } from './containers/container-check';
 import type { MediaFacts, Refusal } from './media-file';
 import { MAX_MEDIA_SECONDS, kindOf, mediaTypeOf, type MediaType } from './media-types';
 
 export type Inspection =
   { readonly ok: true; readonly facts: MediaFacts } | { readonly ok: false; readonly refusal: Refusal };
 
-/** Largest picture decoded, in pixels (a decompression bomb is refused as damaged). */
+/** Largest picture decoded, in pixels (sharp's limitInputPixels; a decompression bomb is refused unread). */
 export const MAX_IMAGE_PIXELS = 100_000_000;
 
 const refuse = (messageId: Refusal['messageId'], params: Refusal['params']): Inspection => ({
@@ -27,20 +28,30 @@ export async function detectMediaType(bytes: Buffer): Promise<MediaType | null> 
   return detected ? mediaTypeOf(detected.mime) : null;
 }
 
+/** An image over MAX_IMAGE_PIXELS: its size (a frame's, for an animation) and its pixels in all. */
+interface TooManyPixels {
+  readonly width: number;
+  readonly height: number;
+  readonly pixels: number;
+}
+
 /**
  * Decodes every pixel row (to a small picture, which keeps memory and time low: a PNG is inflated whole, a
  * JPEG's every entropy-coded block is read; a picture already that small is decoded as it is, never enlarged);
  * the size, or null when it fails. Decoder warnings count as failures: a JPEG cut short whose end marker was
- * put back decodes with a warning only.
+ * put back decodes with a warning only. A picture over the pixel limit is never decoded (sharp refuses it
+ * first); its header then says how big it is, so that the refusal names the limit rather than damage.
  */
-async function decodeImage(bytes: Buffer): Promise<{ width: number; height: number } | null> {
+async function decodeImage(
+  bytes: Buffer,
+): Promise<{ width: number; height: number } | { tooMany: TooManyPixels } | null> {
+  const options: SharpOptions = {
+    failOn: 'warning',
+    limitInputPixels: MAX_IMAGE_PIXELS,
+    animated: true,
+    sequentialRead: true,
+  };
   try {
-    const options: SharpOptions = {
-      failOn: 'warning',
-      limitInputPixels: MAX_IMAGE_PIXELS,
-      animated: true,
-      sequentialRead: true,
-    };
     // Both start now, on libuv's thread pool: the header's facts and the decode of every row. Two instances
     // over the same buffer: `clone()` would copy the bytes (structuredClone of its options).
     const [metadata] = await Promise.all([
@@ -49,6 +60,19 @@ async function decodeImage(bytes: Buffer): Promise<{ width: number; height: numb
     ]);
     const height = metadata.pageHeight ?? metadata.height;
     return metadata.width && height ? { width: metadata.width, height } : null;
+  } catch {
+    return oversized(bytes, options);
+  }
+}
+
+/** The size of a picture whose decode failed, when it is over the pixel limit (the header alone is read). */
+async function oversized(bytes: Buffer, options: SharpOptions): Promise<{ tooMany: TooManyPixels } | null> {
+  try {
+    const header = await sharp(bytes, { ...options, limitInputPixels: false }).metadata();
+    // Animated: `height` is every frame's stacked, as the decoder (and its limit) counts them.
+    const pixels = (header.width ?? 0) * (header.height ?? 0);
+    if (!header.width || !header.height || pixels <= MAX_IMAGE_PIXELS) return null;
+    return { tooMany: { width: header.width, height: header.pageHeight ?? header.height, pixels } };
   } catch {
     return null;
   }
@@ -70,6 +94,25 @@ async function audioDuration(bytes: Buffer, type: MediaType): Promise<number | u
   }
 }
 
+/** The refusal of a container that failed its walk. */
+function refusalOf(
+  container: Extract<ContainerCheck, { ok: false }>,
+  declared: MediaType,
+): [Refusal['messageId'], Refusal['params']] {
+  switch (container.problem) {
+    case 'trailing_data':
+      return ['media.trailing_data', { contentType: declared }];
+    case 'no_track':
+      return ['media.no_track', { contentType: declared }];
+    case 'inconsistent_header':
+      return container.header
+        ? ['media.inconsistent_header', { contentType: declared, ...container.header }]
+        : ['media.damaged', { contentType: declared }];
+    case 'damaged':
+      return ['media.damaged', { contentType: declared }];
+  }
+}
+
 /**
  * Verifies that `bytes` are one well-formed file of the `declared` type, from the bytes alone: not empty; the
  * type of the magic numbers is the declared one; the container spans exactly the bytes (no cut part, nothing
@@ -82,17 +125,15 @@ export async function inspectMedia(bytes: Buffer, declared: MediaType): Promise<
   if (!detected) return refuse('media.type_unknown', { declared });
   if (detected !== declared) return refuse('media.type_mismatch', { declared, detected });
   const container = checkContainer(declared, bytes);
-  if (!container.ok) {
-    return refuse(container.problem === 'trailing_data' ? 'media.trailing_data' : 'media.damaged', {
-      contentType: declared,
-    });
-  }
+  if (!container.ok) return refuse(...refusalOf(container, declared));
   const kind = kindOf(declared);
   if (kind === 'image') {
     // The decoder runs on libuv's thread pool: the hash is computed here meanwhile, not after it.
     const decoding = decodeImage(bytes);
     const sha256 = sha256Of(bytes);
     const size = await decoding;
+    if (size && 'tooMany' in size)
+      return refuse('media.too_many_pixels', { ...size.tooMany, max: MAX_IMAGE_PIXELS });
     return size
       ? { ok: true, facts: { sha256, ...size } }
       : refuse('media.damaged', { contentType: declared });

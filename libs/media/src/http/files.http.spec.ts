@@ -9,7 +9,9 @@ import {
   mp3Sample,
   mp4Sample,
   noisePng,
+  pngHeaderOnly,
   pngSample,
+  wavOf,
   wavSample,
   webmSample,
 } from '../testing/media-samples';
@@ -226,6 +228,91 @@ describe.each(DATABASE_KINDS)('direct uploads on %s: ticket, PUT, commit', (kind
       expect([again.status, again.json['msg']]).toEqual([400, reply.json['msg']]);
     },
   );
+
+  describe('a file must be decodable as what it claims', () => {
+    /** A 16-bit mono WAV at 8 kHz with one field of its header changed. */
+    const wavWith = (offset: number, value: number, bytes: 2 | 4) => {
+      const wav = wavOf(1, 8000);
+      if (bytes === 2) wav.writeUInt16LE(value, offset);
+      else wav.writeUInt32LE(value, offset);
+      return wav;
+    };
+    it.each<[string, string, () => Buffer, string]>([
+      [
+        'the 144-byte MP4 of a movie header alone',
+        'video/mp4',
+        () => mp4Sample(5, 64, 48, Buffer.alloc(0), { tracks: false }),
+        'The video/mp4 file holds no video or audio track that lasts: there is nothing in it to play. Nothing was kept.',
+      ],
+      [
+        'a WebM without tracks',
+        'video/webm',
+        () => webmSample(5, 64, 48, { tracks: false }),
+        'The video/webm file holds no video or audio track that lasts: there is nothing in it to play. Nothing was kept.',
+      ],
+      [
+        'a WAV of 0 channels',
+        'audio/wav',
+        () => wavWith(22, 0, 2),
+        'The file cannot be decoded as audio/wav: its header gives numChannels = 0, where ≥ 1 is needed. Nothing was kept.',
+      ],
+      [
+        'a WAV of 0 bits per sample',
+        'audio/wav',
+        () => wavWith(34, 0, 2),
+        'The file cannot be decoded as audio/wav: its header gives bitsPerSample = 0, where 8, 16, 24, 32 is needed. Nothing was kept.',
+      ],
+      [
+        'a WAV with a byte rate of 1',
+        'audio/wav',
+        () => wavWith(28, 1, 4),
+        'The file cannot be decoded as audio/wav: its header gives byteRate = 1, where 16000 (sampleRate × blockAlign) is needed. Nothing was kept.',
+      ],
+      [
+        'a 10001 x 10000 PNG',
+        'image/png',
+        () => pngHeaderOnly(10001, 10000),
+        'The image is 10001 x 10000 pixels, 100010000 pixels in all: more than the 100000000 pixels accepted, so it is not decoded. Nothing was kept.',
+      ],
+    ])('refuses %s at commit, saying why, and keeps nothing', async (_name, type, make, msg) => {
+      const { fileId, putStatus } = await upload(app, make(), type);
+      expect(putStatus).toBe(200);
+      const reply = await commit(fileId);
+      expect({ status: reply.status, body: reply.json }).toEqual({
+        status: 400,
+        body: { code: 400, msg, request_id: expect.stringMatching(/^req_/) },
+      });
+      expect(await storage.head(`tmp/uploads/${fileId}`)).toBeNull();
+      expect(await storage.head(`files/acc_owner/${fileId}`)).toBeNull();
+      expect(await rowOf(fileId)).toMatchObject({ state: 'refused', object_key: null, sha256: null });
+      // Final: the same answer again, in another language too.
+      expect((await commit(fileId)).json['msg']).toBe(msg);
+      const japanese = await commit(fileId, { headers: { 'accept-language': 'ja' } });
+      expect([japanese.status, japanese.headers.get('content-language')]).toEqual([400, 'ja']);
+      expect(japanese.json['msg']).not.toMatch(/\{\w+\}/);
+    });
+
+    it.each<[string, string, () => Buffer, Record<string, unknown>]>([
+      ['a 16-bit stereo WAV', 'audio/wav', () => wavOf(2, 44100, { channels: 2 }), { durationSeconds: 2 }],
+      [
+        'an extensible float WAV',
+        'audio/wav',
+        () => wavOf(1, 48000, { format: 3, bits: 32, extensible: true }),
+        { durationSeconds: 1 },
+      ],
+      [
+        'an MP4 with its track',
+        'video/mp4',
+        () => mp4Sample(5),
+        { durationSeconds: 5, width: 64, height: 48 },
+      ],
+    ])('still commits %s', async (_name, type, make, facts) => {
+      const { fileId } = await upload(app, make(), type);
+      const reply = await commit(fileId);
+      expect(reply.status).toBe(200);
+      expect(reply.json['data']).toMatchObject({ state: 'ready', contentType: type, ...facts });
+    });
+  });
 
   it('answers another account’s file exactly as an unknown one (404), and a malformed id with 400', async () => {
     const { fileId } = await upload(app, await pngSample(), 'image/png');

@@ -20,6 +20,18 @@ const TOKEN = 'tok-once-7f3a9c';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
+/** The import deadline of the second app (FETCH_DEADLINE_SECONDS), and its bound of imports per key. */
+const DEADLINE_SECONDS = 2;
+const IMPORTS_PER_KEY = 2;
+
+/** One connection of the slow-drip source: when it started, and when the source saw it closed. */
+interface Drip {
+  readonly openedAt: number;
+  closedAt?: number;
+  sent: number;
+  readonly closed: Promise<void>;
+}
+
 describe('imports from a link', () => {
   let app: MediaTestApp;
   let storage: ObjectStorage;
@@ -31,6 +43,9 @@ describe('imports from a link', () => {
   let internalHits = 0;
   let hugeSent = 0;
   const usedTokens = new Set<string>();
+  /** An app with a short deadline and a small bound of imports per key, beside the default one. */
+  let short: MediaTestApp;
+  const drips: Drip[] = [];
   let mp4: Buffer;
   let png: Buffer;
   let jpeg: Buffer;
@@ -55,6 +70,23 @@ describe('imports from a link', () => {
       void response.writeHead(200, { 'content-type': 'image/png' }).end(jpeg),
     '/big.png': (_request, response) =>
       void response.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(10 * 1024 * 1024 + 1)),
+    // One byte every 200 ms, for ever: the idle timeout (30 s) never fires, only the deadline ends it.
+    '/drip': (_request, response) => {
+      let done!: () => void;
+      const drip: Drip = { openedAt: Date.now(), sent: 0, closed: new Promise<void>((r) => (done = r)) };
+      drips.push(drip);
+      response.writeHead(200, { 'content-type': 'video/mp4' });
+      const timer = setInterval(() => {
+        drip.sent += 1;
+        response.write(Buffer.from([drip.sent % 256]));
+      }, 200);
+      response.on('close', () => {
+        clearInterval(timer);
+        drip.closedAt = Date.now();
+        done();
+      });
+      response.on('error', () => undefined);
+    },
     '/huge': (_request, response) => {
       // No Content-Length: the limit must hold while the body streams in.
       response.writeHead(200, { 'content-type': 'video/mp4' });
@@ -92,11 +124,18 @@ describe('imports from a link', () => {
     });
     await Promise.all([listen(source, SOURCE), listen(internal, INTERNAL)]);
     app = await startMediaApp({ FETCH_ALLOW_PRIVATE_CIDRS: `${SOURCE}/32`, FETCH_CA_FILE: cert.file });
+    short = await startMediaApp({
+      FETCH_ALLOW_PRIVATE_CIDRS: `${SOURCE}/32`,
+      FETCH_CA_FILE: cert.file,
+      FETCH_DEADLINE_SECONDS: String(DEADLINE_SECONDS),
+      IMPORT_CONCURRENCY_PER_KEY: String(IMPORTS_PER_KEY),
+    });
     storage = app.app.get<ObjectStorage>(OBJECT_STORAGE);
     database = app.app.get<Database>(DATABASE);
   });
   afterAll(async () => {
     await app.close();
+    await short.close();
     source.closeAllConnections();
     internal.closeAllConnections();
     await Promise.all([new Promise((r) => source.close(r)), new Promise((r) => internal.close(r))]);
@@ -229,5 +268,137 @@ describe('imports from a link', () => {
     expect(big.status).toBe(413);
     expect(big.json['msg']).toBe('The file is too large: a image/png file may have at most 10485760 bytes.');
     expect(await fileCount()).toBe(before);
+  });
+
+  describe('imports end', () => {
+    const filesOf = async (target: MediaTestApp) =>
+      (
+        await target.app
+          .get<Database>(DATABASE)
+          .query<{ n: number }>(`SELECT count(*)::int AS n FROM "media"."files"`)
+      )[0]!.n;
+    /** Waits for the source to see the connection of `drip` closed; fails after `ms`. */
+    const closedWithin = async (drip: Drip, ms: number): Promise<void> => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          drip.closed,
+          new Promise<never>((_resolve, reject) => {
+            timer = setTimeout(
+              () => reject(new Error(`the source's connection is still open after ${ms} ms`)),
+              ms,
+            );
+          }),
+        ]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+
+    it('ends a source that sends one byte every 200 ms at the deadline, with a 400 that says so', async () => {
+      const before = await filesOf(short);
+      const first = drips.length;
+      const started = Date.now();
+      const reply = await short.call('POST', '/api/v1/files/import', {
+        body: { url: `https://${SOURCE}/drip` },
+      });
+      const took = Date.now() - started;
+      expect({ status: reply.status, body: reply.json }).toEqual({
+        status: 400,
+        body: {
+          code: 400,
+          msg: `The import URL did not send the whole file within ${DEADLINE_SECONDS} seconds. Nothing was imported.`,
+          request_id: expect.stringMatching(/^req_/),
+        },
+      });
+      // Every byte restarted the 30-second idle timeout: only the deadline ended it, on time.
+      expect(took).toBeGreaterThanOrEqual(DEADLINE_SECONDS * 1000 - 50);
+      expect(took).toBeLessThan(DEADLINE_SECONDS * 1000 + 3000);
+      const drip = drips[first]!;
+      await closedWithin(drip, 2000);
+      expect(drip.sent).toBeGreaterThan(3);
+      expect(drip.closedAt! - drip.openedAt).toBeLessThan(DEADLINE_SECONDS * 1000 + 2000);
+      expect(await filesOf(short)).toBe(before);
+      // In the caller's language too.
+      const german = await short.call('POST', '/api/v1/files/import', {
+        body: { url: `https://${SOURCE}/drip` },
+        headers: { 'accept-language': 'de' },
+      });
+      expect(german.json['msg']).toBe(
+        `Die Import-URL hat die Datei nicht innerhalb von ${DEADLINE_SECONDS} Sekunden vollständig gesendet. Es wurde nichts importiert.`,
+      );
+    });
+
+    it('stops the fetch when the client goes away: the source sees its connection closed', async () => {
+      // The default app: a deadline of 120 s, so only the client's leaving can end this one soon.
+      expect(app.config.FETCH_DEADLINE_SECONDS).toBe(120);
+      const before = await fileCount();
+      const first = drips.length;
+      const client = new AbortController();
+      const request = fetch(`${app.baseUrl}/api/v1/files/import`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer gts_owner', 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `https://${SOURCE}/drip` }),
+        signal: client.signal,
+      });
+      const until = Date.now() + 5000;
+      while (drips.length === first && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      const drip = drips[first]!;
+      expect(drip).toBeDefined();
+      await new Promise((r) => setTimeout(r, 500));
+      const gaveUpAt = Date.now();
+      client.abort();
+      await expect(request).rejects.toThrow();
+      await closedWithin(drip, 3000);
+      expect(drip.closedAt! - gaveUpAt).toBeLessThan(3000);
+      const sentThen = drip.sent;
+      await new Promise((r) => setTimeout(r, 500));
+      expect(drip.sent).toBe(sentThen);
+      expect(await fileCount()).toBe(before);
+      // The import let its slot go: the key imports again at once.
+      const next = await importFile({ url: `https://${SOURCE}/public/pic` });
+      expect(next.status).toBe(200);
+    });
+
+    it(`bounds the imports a key has in progress (${IMPORTS_PER_KEY}): one more is 429 with Retry-After, fetching nothing`, async () => {
+      const before = await filesOf(short);
+      const first = drips.length;
+      const running = Array.from({ length: IMPORTS_PER_KEY }, () =>
+        short.call('POST', '/api/v1/files/import', { body: { url: `https://${SOURCE}/drip` } }),
+      );
+      const until = Date.now() + 5000;
+      while (drips.length < first + IMPORTS_PER_KEY && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(drips.length).toBe(first + IMPORTS_PER_KEY);
+      const hits = seen.length;
+      const refused = await short.call('POST', '/api/v1/files/import', {
+        body: { url: `https://${SOURCE}/public/pic` },
+      });
+      expect({ status: refused.status, body: refused.json }).toEqual({
+        status: 429,
+        body: {
+          code: 429,
+          msg: `This API key already has ${IMPORTS_PER_KEY} imports in progress, the most it may have at once. Retry after 5 seconds.`,
+          request_id: expect.stringMatching(/^req_/),
+        },
+      });
+      expect(refused.headers.get('retry-after')).toBe('5');
+      expect(seen.length).toBe(hits);
+      // Per key: another key of the same account still imports.
+      const other = await short.call('POST', '/api/v1/files/import', {
+        key: 'gts_owner2',
+        body: { url: `https://${SOURCE}/public/pic` },
+      });
+      expect(other.status).toBe(200);
+      // Once the running ones ended (at their deadline), the key imports again.
+      expect((await Promise.all(running)).map((r) => r.status)).toEqual(
+        Array.from({ length: IMPORTS_PER_KEY }, () => 400),
+      );
+      const again = await short.call('POST', '/api/v1/files/import', {
+        body: { url: `https://${SOURCE}/public/pic` },
+      });
+      expect(again.status).toBe(200);
+      expect(await filesOf(short)).toBe(before + 2);
+    });
   });
 });

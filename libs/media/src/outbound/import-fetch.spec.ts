@@ -23,6 +23,13 @@ describe('fetchImport: the SSRF guard at resolve time and again at connect time'
     server = createServer({ key: cert.key, cert: cert.cert }, (request, response) => {
       hits += 1;
       if (request.url === '/slow') return void response.writeHead(200).write('a first chunk, then nothing');
+      if (request.url === '/drip') {
+        // A byte every 50 ms: never idle, never done.
+        response.writeHead(200);
+        const timer = setInterval(() => response.write('x'), 50);
+        response.on('close', () => clearInterval(timer));
+        return;
+      }
       response.writeHead(200, { 'content-type': 'text/plain' }).end('hello');
     });
     await new Promise<void>((resolve) => server.listen(443, ADDRESS, resolve));
@@ -83,5 +90,34 @@ describe('fetchImport: the SSRF guard at resolve time and again at connect time'
     await expect(
       fetchImport('https://source.test/a.txt', { ...options, resolver, signal: aborted }),
     ).rejects.toThrow('already stopped');
+  });
+
+  it('ends the whole fetch at its deadline, though every byte restarts the idle timeout', async () => {
+    const resolver: HostResolver = async () => [{ address: ADDRESS, family: 4 }];
+    const started = Date.now();
+    const error = await fetchImport('https://source.test/drip', {
+      ...options,
+      maxBytes: 1024 * 1024,
+      resolver,
+      deadlineMs: 1000,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error).toMatchObject({ messageId: 'import.deadline', params: { seconds: 1 } });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(Date.now() - started).toBeLessThan(options.idleTimeoutMs);
+    // A caller's abort before the deadline keeps the caller's reason; a fetch done in time is not cut.
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error('client gone')), 200);
+    await expect(
+      fetchImport('https://source.test/drip', {
+        ...options,
+        maxBytes: 1024 * 1024,
+        resolver,
+        deadlineMs: 5000,
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow('client gone');
+    const quick = await fetchImport('https://source.test/a.txt', { ...options, resolver, deadlineMs: 1000 });
+    expect(quick.bytes.toString()).toBe('hello');
   });
 });

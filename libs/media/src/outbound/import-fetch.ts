@@ -20,8 +20,10 @@ export interface ImportFetchOptions {
   readonly maxBytes: number;
   /** How long the source may send nothing (no headers, no next chunk). */
   readonly idleTimeoutMs: number;
+  /** How long the whole fetch may take, redirects included (FETCH_DEADLINE_SECONDS); refused past it (400). */
+  readonly deadlineMs?: number;
   readonly maxRedirects: number;
-  /** Aborts the fetch (a task's runner stopping); it then rejects with the signal's reason. */
+  /** Aborts the fetch (the client gone); it then rejects with the signal's reason. */
   readonly signal?: AbortSignal;
 }
 
@@ -30,7 +32,7 @@ export type FetchedFile = FetchedBody;
 /** The User-Agent of every fetch of a user-given URL (imports, media URLs in task input). */
 export const FETCH_USER_AGENT = 'Service-Import/1';
 
-const MESSAGES: Readonly<Record<Exclude<GuardedFetchFailure, 'too_large'>, MessageId>> = {
+const MESSAGES: Readonly<Record<Exclude<GuardedFetchFailure, 'too_large' | 'deadline'>, MessageId>> = {
   url_refused: 'import.invalid_url',
   redirect_refused: 'import.redirect_refused',
   http_status: 'import.http_status',
@@ -40,8 +42,9 @@ const MESSAGES: Readonly<Record<Exclude<GuardedFetchFailure, 'too_large'>, Messa
 /**
  * Fetches a user-given URL for an import through the shared guard (`fetchGuarded` of libs/ssrf, the guard
  * of callbacks): https on port 443, no credentials, public addresses at acceptance and at connection,
- * redirects checked the same way, the size limit enforced while the body arrives. Refusals are DomainErrors
- * (400, or 413 when too large); nothing here logs the URL's query or the token.
+ * redirects checked the same way, the size limit enforced while the body arrives, the whole fetch within its
+ * deadline. Refusals are DomainErrors (400, or 413 when too large); nothing here logs the URL's query or the
+ * token.
  */
 export async function fetchImport(url: string, options: ImportFetchOptions): Promise<FetchedFile> {
   try {
@@ -50,6 +53,11 @@ export async function fetchImport(url: string, options: ImportFetchOptions): Pro
     if (!(error instanceof GuardedFetchError)) throw error;
     if (error.reason === 'too_large') {
       throw new DomainError(BusinessCode.PayloadTooLarge, 'import.too_large', { limit: options.maxBytes });
+    }
+    if (error.reason === 'deadline') {
+      throw new DomainError(BusinessCode.InvalidRequest, 'import.deadline', {
+        seconds: Math.round((options.deadlineMs ?? 0) / 1000),
+      });
     }
     const params: MessageParams = error.status === undefined ? {} : { status: error.status };
     throw new DomainError(BusinessCode.InvalidRequest, MESSAGES[error.reason], params);

@@ -1,3 +1,4 @@
+import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
 /**
@@ -44,6 +45,69 @@ export function wavSample(seconds: number, rate = 8000): Buffer {
   return wav;
 }
 
+export interface WavFormat {
+  /** 1 PCM (default), 3 IEEE float, 6 A-law, 7 mu-law. */
+  readonly format?: number;
+  readonly channels?: number;
+  readonly bits?: number;
+  /** Written as WAVE_FORMAT_EXTENSIBLE with `format` as its SubFormat. */
+  readonly extensible?: boolean;
+}
+
+/** A WAV of `seconds` of silence in any consistent format (the header's every field derived as decoders expect). */
+export function wavOf(seconds: number, rate: number, wave: WavFormat = {}): Buffer {
+  const { format = 1, channels = 1, bits = 16, extensible = false } = wave;
+  const block = (channels * bits) / 8;
+  const data = Math.round(seconds * rate) * block;
+  const fmt = Buffer.alloc(extensible ? 40 : 16);
+  fmt.writeUInt16LE(extensible ? 0xfffe : format, 0);
+  fmt.writeUInt16LE(channels, 2);
+  fmt.writeUInt32LE(rate, 4);
+  fmt.writeUInt32LE(rate * block, 8);
+  fmt.writeUInt16LE(block, 12);
+  fmt.writeUInt16LE(bits, 14);
+  if (extensible) {
+    fmt.writeUInt16LE(22, 16);
+    fmt.writeUInt16LE(bits, 18);
+    fmt.writeUInt32LE(channels === 2 ? 3 : 4, 20);
+    fmt.writeUInt16LE(format, 24);
+    Buffer.from('000000001000800000aa00389b71', 'hex').copy(fmt, 26);
+  }
+  const chunk = (id: string, body: Buffer) => {
+    const header = Buffer.alloc(8);
+    header.write(id, 0, 'latin1');
+    header.writeUInt32LE(body.length, 4);
+    return Buffer.concat([header, body, Buffer.alloc(body.length % 2)]);
+  };
+  const body = Buffer.concat([Buffer.from('WAVE'), chunk('fmt ', fmt), chunk('data', Buffer.alloc(data))]);
+  const riff = Buffer.alloc(8);
+  riff.write('RIFF', 0, 'latin1');
+  riff.writeUInt32LE(body.length, 4);
+  return Buffer.concat([riff, body]);
+}
+
+/** A PNG whose header says `width` x `height` (8-bit grey), with only its first rows of pixel data. */
+export function pngHeaderOnly(width: number, height: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length);
+    head.write(type, 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])));
+    return Buffer.concat([head, data, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr.set([8, 0, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.alloc(4 * (width + 1)))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 /** MPEG-1 Layer III at 128 kbit/s, 44.1 kHz: silent frames of 417 bytes, 1152 samples each. */
 export function mp3Sample(seconds: number): Buffer {
   const frame = Buffer.alloc(417);
@@ -64,13 +128,16 @@ const UNITY = [0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000];
 
 /**
  * An MP4 (ISO base media) with one video track of `seconds` (timescale 1000) and a media data box holding
- * `mdat` (64 bytes by default; bench/media passes megabytes to make a file of a real size).
+ * `mdat` (64 bytes by default; bench/media passes megabytes to make a file of a real size). `tracks: false`
+ * makes the 144-byte movie of a header alone (ftyp, then moov with mvhd only); `handler` and `mediaSeconds`
+ * change the track's kind and its own duration.
  */
 export function mp4Sample(
   seconds: number,
   width = 64,
   height = 48,
   mdat: Buffer = Buffer.alloc(64, 7),
+  options: { readonly tracks?: boolean; readonly handler?: string; readonly mediaSeconds?: number } = {},
 ): Buffer {
   const timescale = 1000;
   const mvhd = Buffer.alloc(100);
@@ -89,11 +156,11 @@ export function mp4Sample(
   tkhd.writeUInt32BE(height * 0x10000, 80);
   const mdhd = Buffer.alloc(24);
   mdhd.writeUInt32BE(timescale, 12);
-  mdhd.writeUInt32BE(Math.round(seconds * timescale), 16);
+  mdhd.writeUInt32BE(Math.round((options.mediaSeconds ?? seconds) * timescale), 16);
   mdhd.writeUInt16BE(0x55c4, 20);
   const hdlr = Buffer.concat([
     Buffer.alloc(8),
-    Buffer.from('vide'),
+    Buffer.from(options.handler ?? 'vide'),
     Buffer.alloc(12),
     Buffer.from('video\0'),
   ]);
@@ -110,7 +177,11 @@ export function mp4Sample(
   const minf = box('minf', empty('vmhd', 12), box('dinf', dref), stbl);
   const trak = box('trak', box('tkhd', tkhd), box('mdia', box('mdhd', mdhd), box('hdlr', hdlr), minf));
   const ftyp = box('ftyp', Buffer.from('isom\0\0\x02\0isomiso2mp41', 'latin1'));
-  return Buffer.concat([ftyp, box('moov', box('mvhd', mvhd), trak), box('mdat', mdat)]);
+  return Buffer.concat([
+    ftyp,
+    box('moov', box('mvhd', mvhd), ...(options.tracks === false ? [] : [trak])),
+    ...(options.tracks === false ? [] : [box('mdat', mdat)]),
+  ]);
 }
 
 /** An EBML element with an 8-byte size. */
@@ -130,8 +201,16 @@ const uintBytes = (value: number, length = 4): Buffer => {
   return out;
 };
 
-/** A WebM with one VP8 video track of `seconds` (Duration in Info), in one cluster of one block. */
-export function webmSample(seconds: number, width = 64, height = 48): Buffer {
+/**
+ * A WebM with one VP8 video track of `seconds` (Duration in Info), in one cluster of one block; `tracks: false`
+ * leaves out its Tracks.
+ */
+export function webmSample(
+  seconds: number,
+  width = 64,
+  height = 48,
+  options: { readonly tracks?: boolean } = {},
+): Buffer {
   const duration = Buffer.alloc(8);
   duration.writeDoubleBE(seconds * 1000); // in TimecodeScale units (1 ms)
   const header = element(
@@ -155,5 +234,6 @@ export function webmSample(seconds: number, width = 64, height = 48): Buffer {
   );
   const block = Buffer.concat([Buffer.from([0x81, 0, 0, 0x80]), Buffer.alloc(32, 1)]);
   const cluster = element(0x1f43b675, element(0xe7, uintBytes(0, 1)), element(0xa3, block));
-  return Buffer.concat([header, element(0x18538067, info, element(0x1654ae6b, track), cluster)]);
+  const tracks = options.tracks === false ? [] : [element(0x1654ae6b, track)];
+  return Buffer.concat([header, element(0x18538067, info, ...tracks, cluster)]);
 }

@@ -27,7 +27,7 @@ const facts = (source: Pick<ReadyFile, 'width' | 'height' | 'durationSeconds'>) 
  * still name a ready file of the task's account (checked again here: acceptance checked it too, but the
  * runner trusts nothing it did not check itself); its bytes are read from object storage. An https URL is
  * fetched through the guard of imports and callbacks (FETCH_ALLOW_PRIVATE_CIDRS, FETCH_CA_FILE) with the
- * limits of uploads, and verified as an upload is. Failures are MediaInputErrors (the task's errorCode).
+ * limits of uploads and the deadline of imports (FETCH_DEADLINE_SECONDS), and verified as an upload is. Failures are MediaInputErrors (the task's errorCode).
  */
 @Injectable()
 export class ResolveMediaInputUseCase implements MediaInputsPort {
@@ -73,6 +73,7 @@ export class ResolveMediaInputUseCase implements MediaInputsPort {
         userAgent: FETCH_USER_AGENT,
         maxBytes: kind === 'image' ? MAX_IMAGE_BYTES : MAX_AV_BYTES,
         idleTimeoutMs: IMPORT_IDLE_TIMEOUT_MS,
+        deadlineMs: this.options.fetchDeadlineMs,
         maxRedirects: IMPORT_MAX_REDIRECTS,
         signal,
       });

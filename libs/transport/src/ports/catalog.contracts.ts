@@ -1,4 +1,9 @@
-import { CATALOG_DOCUMENT, type CatalogDocumentPort } from '@gen/contracts';
+import {
+  CATALOG_DOCUMENT,
+  CATALOG_MODELS,
+  type CatalogDocumentPort,
+  type CatalogModelsPort,
+} from '@gen/contracts';
 import { portContract } from '../port-contract';
 
 /** Asked once, at start: the catalog app may itself be starting (the transport's start-up wait covers that). */
@@ -13,4 +18,15 @@ export const CATALOG_DOCUMENT_CONTRACT = portContract<CatalogDocumentPort>({
   service: 'catalog',
   port: 'document',
   methods: { document: { timeoutMs: CATALOG_DOCUMENT_TIMEOUT_MS } },
+});
+
+/**
+ * CATALOG_MODELS (answered by the catalog app): whether the catalog has a model, and its exact id; for billing,
+ * which checks the model of a grant. JSON-safe both ways.
+ */
+export const CATALOG_MODELS_CONTRACT = portContract<CatalogModelsPort>({
+  token: CATALOG_MODELS,
+  service: 'catalog',
+  port: 'models',
+  methods: { modelIdOf: {} },
 });

@@ -215,4 +215,22 @@ export const de: MessageCatalog = {
     'Die Datei unter der Import-URL ist größer als {limit} Byte. Es wurde nichts importiert.',
   'import.unsupported_content':
     'Die Datei unter der Import-URL hat keinen unterstützten Medientyp: JPEG-, PNG-, WebP- oder GIF-Bilder, MP4- oder WebM-Video, MP3- oder WAV-Audio. Es wurde nichts importiert.',
+  'import.deadline':
+    'Die Import-URL hat die Datei nicht innerhalb von {seconds} Sekunden vollständig gesendet. Es wurde nichts importiert.',
+  'import.too_many':
+    'Dieser API-Schlüssel hat bereits {limit} laufende Importe, so viele wie gleichzeitig erlaubt. Versuchen Sie es nach {seconds} Sekunden erneut.',
+  'import.client_gone':
+    'Der Import wurde abgebrochen, weil der Client die Verbindung geschlossen hat. Es wurde nichts importiert.',
+  'request.invalid_utf8':
+    'Der Anfragetext ist kein gültiges UTF-8: Das Byte an Position {offset} gehört zu keinem UTF-8-Zeichen. Senden Sie JSON in UTF-8-Kodierung.',
+  'media.no_track':
+    'Die {contentType}-Datei enthält keine Video- oder Audiospur mit einer Dauer: Es gibt darin nichts abzuspielen. Es wurde nichts gespeichert.',
+  'media.inconsistent_header':
+    'Die Datei kann nicht als {contentType} dekodiert werden: Ihr Header gibt {field} = {value} an, erforderlich ist {expected}. Es wurde nichts gespeichert.',
+  'media.too_many_pixels':
+    'Das Bild hat {width} x {height} Pixel, insgesamt {pixels} Pixel: mehr als die akzeptierten {max} Pixel, daher wird es nicht dekodiert. Es wurde nichts gespeichert.',
+  'group.invalid_multiplier':
+    'Der Gruppenmultiplikator muss eine Dezimalzahl von {min} bis {max} mit höchstens {decimals} Nachkommastellen sein: Die Preise der Gruppe sind die Standardpreise mal diesem Wert und müssen über null bleiben. Es wurde nichts geändert.',
+  'credit.model_unknown':
+    'Das Modell {model} der Gutschrift (model) existiert nicht im Katalog. Verwenden Sie eine genaue ID aus der Modellliste, etwa publisher/model oder publisher/model/chat. Es wurde nichts gutgeschrieben.',
 };

@@ -192,6 +192,24 @@ export const en = {
   'import.too_large': 'The file at the import URL is larger than {limit} bytes. Nothing was imported.',
   'import.unsupported_content':
     'The file at the import URL is not a supported media type: JPEG, PNG, WebP or GIF images, MP4 or WebM video, MP3 or WAV audio. Nothing was imported.',
+  'import.deadline':
+    'The import URL did not send the whole file within {seconds} seconds. Nothing was imported.',
+  'import.too_many':
+    'This API key already has {limit} imports in progress, the most it may have at once. Retry after {seconds} seconds.',
+  'import.client_gone':
+    'The import was stopped because the client closed the connection. Nothing was imported.',
+  'request.invalid_utf8':
+    'The request body is not valid UTF-8: the byte at offset {offset} is not part of a UTF-8 character. Send JSON encoded as UTF-8.',
+  'media.no_track':
+    'The {contentType} file holds no video or audio track that lasts: there is nothing in it to play. Nothing was kept.',
+  'media.inconsistent_header':
+    'The file cannot be decoded as {contentType}: its header gives {field} = {value}, where {expected} is needed. Nothing was kept.',
+  'media.too_many_pixels':
+    'The image is {width} x {height} pixels, {pixels} pixels in all: more than the {max} pixels accepted, so it is not decoded. Nothing was kept.',
+  'group.invalid_multiplier':
+    "The group multiplier must be a decimal from {min} to {max} with at most {decimals} decimal places: the group's prices are the standard prices times it, and must stay above zero. Nothing was changed.",
+  'credit.model_unknown':
+    'The model {model} of the grant (model) does not exist in the catalog. Use an exact id from the model list, such as publisher/model or publisher/model/chat. Nothing was added.',
 } as const;
 
 export type MessageId = keyof typeof en;

@@ -202,4 +202,21 @@ export const es: MessageCatalog = {
   'import.too_large': 'El archivo de la URL de importación supera los {limit} bytes. No se importó nada.',
   'import.unsupported_content':
     'El archivo de la URL de importación no es un tipo de medio compatible: imágenes JPEG, PNG, WebP o GIF, vídeo MP4 o WebM, audio MP3 o WAV. No se importó nada.',
+  'import.deadline':
+    'La URL de importación no envió el archivo completo en {seconds} segundos. No se importó nada.',
+  'import.too_many':
+    'Esta clave de API ya tiene {limit} importaciones en curso, el máximo permitido a la vez. Vuelva a intentarlo dentro de {seconds} segundos.',
+  'import.client_gone': 'La importación se detuvo porque el cliente cerró la conexión. No se importó nada.',
+  'request.invalid_utf8':
+    'El cuerpo de la solicitud no es UTF-8 válido: el byte en la posición {offset} no forma parte de un carácter UTF-8. Envíe JSON codificado en UTF-8.',
+  'media.no_track':
+    'El archivo {contentType} no contiene ninguna pista de vídeo o audio con duración: no hay nada que reproducir. No se guardó nada.',
+  'media.inconsistent_header':
+    'El archivo no se puede decodificar como {contentType}: su cabecera indica {field} = {value}, cuando se necesita {expected}. No se guardó nada.',
+  'media.too_many_pixels':
+    'La imagen mide {width} x {height} píxeles, {pixels} píxeles en total: más de los {max} píxeles aceptados, por lo que no se decodifica. No se guardó nada.',
+  'group.invalid_multiplier':
+    'El multiplicador del grupo debe ser un decimal de {min} a {max} con como máximo {decimals} decimales: los precios del grupo son los precios estándar multiplicados por él y deben seguir siendo mayores que cero. No se cambió nada.',
+  'credit.model_unknown':
+    'El modelo {model} de la concesión (model) no existe en el catálogo. Use un id exacto de la lista de modelos, como publisher/model o publisher/model/chat. No se añadió nada.',
 };

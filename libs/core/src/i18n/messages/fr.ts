@@ -209,4 +209,22 @@ export const fr: MessageCatalog = {
   'import.too_large': 'Le fichier de l’URL d’importation dépasse {limit} octets. Rien n’a été importé.',
   'import.unsupported_content':
     'Le fichier de l’URL d’importation n’est pas d’un type de média pris en charge : images JPEG, PNG, WebP ou GIF, vidéo MP4 ou WebM, audio MP3 ou WAV. Rien n’a été importé.',
+  'import.deadline':
+    'L’URL d’importation n’a pas envoyé le fichier entier en {seconds} secondes. Rien n’a été importé.',
+  'import.too_many':
+    'Cette clé d’API a déjà {limit} importations en cours, le maximum autorisé à la fois. Réessayez dans {seconds} secondes.',
+  'import.client_gone':
+    'L’importation a été arrêtée car le client a fermé la connexion. Rien n’a été importé.',
+  'request.invalid_utf8':
+    'Le corps de la requête n’est pas de l’UTF-8 valide : l’octet à la position {offset} ne fait partie d’aucun caractère UTF-8. Envoyez du JSON encodé en UTF-8.',
+  'media.no_track':
+    'Le fichier {contentType} ne contient aucune piste vidéo ou audio ayant une durée : il n’y a rien à lire. Rien n’a été conservé.',
+  'media.inconsistent_header':
+    'Le fichier ne peut pas être décodé comme {contentType} : son en-tête indique {field} = {value}, alors qu’il faut {expected}. Rien n’a été conservé.',
+  'media.too_many_pixels':
+    'L’image fait {width} x {height} pixels, soit {pixels} pixels en tout : plus que les {max} pixels acceptés, elle n’est donc pas décodée. Rien n’a été conservé.',
+  'group.invalid_multiplier':
+    'Le multiplicateur du groupe doit être un nombre décimal de {min} à {max} avec au plus {decimals} décimales : les prix du groupe sont les prix standard multipliés par lui et doivent rester supérieurs à zéro. Rien n’a été modifié.',
+  'credit.model_unknown':
+    'Le modèle {model} de l’octroi (model) n’existe pas dans le catalogue. Utilisez un id exact de la liste des modèles, comme publisher/model ou publisher/model/chat. Rien n’a été ajouté.',
 };

@@ -207,4 +207,22 @@ export const ja: MessageCatalog = {
     'インポート URL のファイルは {limit} バイトを超えています。何もインポートされませんでした。',
   'import.unsupported_content':
     'インポート URL のファイルはサポートされているメディアタイプではありません（JPEG、PNG、WebP、GIF の画像、MP4 または WebM の動画、MP3 または WAV の音声）。何もインポートされませんでした。',
+  'import.deadline':
+    'インポート URL は {seconds} 秒以内にファイル全体を送信しませんでした。何もインポートされませんでした。',
+  'import.too_many':
+    'この API キーではすでに {limit} 件のインポートが進行中で、同時に実行できる上限です。{seconds} 秒後に再試行してください。',
+  'import.client_gone':
+    'クライアントが接続を閉じたため、インポートを中止しました。何もインポートされませんでした。',
+  'request.invalid_utf8':
+    'リクエスト本文が有効な UTF-8 ではありません。オフセット {offset} のバイトは UTF-8 文字の一部ではありません。JSON は UTF-8 でエンコードして送信してください。',
+  'media.no_track':
+    '{contentType} ファイルには長さのある動画または音声のトラックがなく、再生できる内容がありません。何も保存されませんでした。',
+  'media.inconsistent_header':
+    'ファイルを {contentType} としてデコードできません。ヘッダーの {field} が {value} ですが、{expected} である必要があります。何も保存されませんでした。',
+  'media.too_many_pixels':
+    '画像は {width} x {height} ピクセル、合計 {pixels} ピクセルで、受け付ける上限の {max} ピクセルを超えているためデコードしません。何も保存されませんでした。',
+  'group.invalid_multiplier':
+    'グループの乗数は {min} から {max} までの小数で、小数点以下は {decimals} 桁以内にしてください。グループの価格は標準価格にこの値を掛けたもので、ゼロより大きくなければなりません。何も変更されませんでした。',
+  'credit.model_unknown':
+    '付与のモデル {model}（model）はカタログに存在しません。publisher/model や publisher/model/chat のように、モデル一覧の正確な ID を使ってください。何も追加されませんでした。',
 };

@@ -198,4 +198,21 @@ export const ko: MessageCatalog = {
   'import.too_large': '가져오기 URL의 파일이 {limit}바이트보다 큽니다. 아무것도 가져오지 않았습니다.',
   'import.unsupported_content':
     '가져오기 URL의 파일이 지원되는 미디어 유형이 아닙니다: JPEG, PNG, WebP, GIF 이미지, MP4 또는 WebM 동영상, MP3 또는 WAV 오디오. 아무것도 가져오지 않았습니다.',
+  'import.deadline':
+    '가져오기 URL이 {seconds}초 안에 파일 전체를 보내지 않았습니다. 아무것도 가져오지 않았습니다.',
+  'import.too_many':
+    '이 API 키에는 이미 동시에 허용되는 최대치인 {limit}개의 가져오기가 진행 중입니다. {seconds}초 후에 다시 시도하세요.',
+  'import.client_gone': '클라이언트가 연결을 닫아 가져오기를 중단했습니다. 아무것도 가져오지 않았습니다.',
+  'request.invalid_utf8':
+    '요청 본문이 올바른 UTF-8이 아닙니다. 오프셋 {offset}의 바이트는 UTF-8 문자의 일부가 아닙니다. JSON을 UTF-8로 인코딩하여 보내세요.',
+  'media.no_track':
+    '{contentType} 파일에 길이가 있는 동영상 또는 오디오 트랙이 없어 재생할 내용이 없습니다. 아무것도 보관하지 않았습니다.',
+  'media.inconsistent_header':
+    '파일을 {contentType}(으)로 디코딩할 수 없습니다. 헤더의 {field} 값이 {value}이지만 {expected}이어야 합니다. 아무것도 보관하지 않았습니다.',
+  'media.too_many_pixels':
+    '이미지가 {width} x {height} 픽셀, 모두 {pixels} 픽셀로 허용되는 {max} 픽셀을 넘으므로 디코딩하지 않습니다. 아무것도 보관하지 않았습니다.',
+  'group.invalid_multiplier':
+    '그룹 배수는 소수점 이하 {decimals}자리 이내의 {min}부터 {max}까지의 소수여야 합니다. 그룹 가격은 표준 가격에 이 값을 곱한 것이며 0보다 커야 합니다. 아무것도 변경하지 않았습니다.',
+  'credit.model_unknown':
+    '부여할 모델 {model}(model)이(가) 카탈로그에 없습니다. publisher/model 또는 publisher/model/chat처럼 모델 목록의 정확한 ID를 사용하세요. 아무것도 추가하지 않았습니다.',
 };

@@ -199,4 +199,22 @@ export const ptBR: MessageCatalog = {
   'import.too_large': 'O arquivo da URL de importação tem mais de {limit} bytes. Nada foi importado.',
   'import.unsupported_content':
     'O arquivo da URL de importação não é um tipo de mídia compatível: imagens JPEG, PNG, WebP ou GIF, vídeo MP4 ou WebM, áudio MP3 ou WAV. Nada foi importado.',
+  'import.deadline':
+    'A URL de importação não enviou o arquivo inteiro em {seconds} segundos. Nada foi importado.',
+  'import.too_many':
+    'Esta chave de API já tem {limit} importações em andamento, o máximo permitido ao mesmo tempo. Tente novamente após {seconds} segundos.',
+  'import.client_gone':
+    'A importação foi interrompida porque o cliente fechou a conexão. Nada foi importado.',
+  'request.invalid_utf8':
+    'O corpo da requisição não é UTF-8 válido: o byte na posição {offset} não faz parte de um caractere UTF-8. Envie JSON codificado em UTF-8.',
+  'media.no_track':
+    'O arquivo {contentType} não contém nenhuma faixa de vídeo ou áudio com duração: não há nada para reproduzir. Nada foi mantido.',
+  'media.inconsistent_header':
+    'O arquivo não pode ser decodificado como {contentType}: seu cabeçalho indica {field} = {value}, quando é necessário {expected}. Nada foi mantido.',
+  'media.too_many_pixels':
+    'A imagem tem {width} x {height} pixels, {pixels} pixels no total: mais do que os {max} pixels aceitos, por isso não é decodificada. Nada foi mantido.',
+  'group.invalid_multiplier':
+    'O multiplicador do grupo deve ser um decimal de {min} a {max} com no máximo {decimals} casas decimais: os preços do grupo são os preços padrão multiplicados por ele e devem continuar acima de zero. Nada foi alterado.',
+  'credit.model_unknown':
+    'O modelo {model} da concessão (model) não existe no catálogo. Use um id exato da lista de modelos, como publisher/model ou publisher/model/chat. Nada foi adicionado.',
 };

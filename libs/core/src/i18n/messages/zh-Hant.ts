@@ -167,4 +167,18 @@ export const zhHant: MessageCatalog = {
   'import.too_large': '匯入 URL 上的檔案超過 {limit} 位元組。未匯入任何內容。',
   'import.unsupported_content':
     '匯入 URL 上的檔案不是支援的媒體類型：JPEG、PNG、WebP 或 GIF 圖片，MP4 或 WebM 影片，MP3 或 WAV 音訊。未匯入任何內容。',
+  'import.deadline': '匯入 URL 未在 {seconds} 秒內傳送完整個檔案。未匯入任何內容。',
+  'import.too_many': '此 API 金鑰已有 {limit} 個匯入正在進行，已達同時進行的上限。請在 {seconds} 秒後重試。',
+  'import.client_gone': '用戶端已關閉連線，因此匯入已停止。未匯入任何內容。',
+  'request.invalid_utf8':
+    '請求本文不是有效的 UTF-8：位移 {offset} 的位元組不屬於任何 UTF-8 字元。請以 UTF-8 編碼傳送 JSON。',
+  'media.no_track': '此 {contentType} 檔案沒有任何具有時長的影片或音訊軌，沒有可播放的內容。未保留任何內容。',
+  'media.inconsistent_header':
+    '無法將檔案解碼為 {contentType}：其標頭的 {field} 為 {value}，但需要 {expected}。未保留任何內容。',
+  'media.too_many_pixels':
+    '圖片為 {width} x {height} 像素，共 {pixels} 像素：超過可接受的 {max} 像素，因此不予解碼。未保留任何內容。',
+  'group.invalid_multiplier':
+    '群組乘數必須是 {min} 到 {max} 之間、最多 {decimals} 位小數的十進位數：群組價格為標準價格乘以此值，必須保持大於零。未變更任何內容。',
+  'credit.model_unknown':
+    '贈額的模型 {model}（model）不在目錄中。請使用模型清單中的確切 ID，例如 publisher/model 或 publisher/model/chat。未新增任何內容。',
 };

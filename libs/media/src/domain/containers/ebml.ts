@@ -1,4 +1,4 @@
-import { DAMAGED, TRAILING, type ContainerCheck } from './container-check';
+import { DAMAGED, NO_TRACK, TRAILING, type ContainerCheck } from './container-check';
 
 /** Element ids (with their length marker, as the Matroska specification writes them). */
 const ID = {
@@ -10,6 +10,7 @@ const ID = {
   duration: 0x4489,
   tracks: 0x1654ae6b,
   trackEntry: 0xae,
+  trackType: 0x83,
   video: 0xe0,
   pixelWidth: 0xb0,
   pixelHeight: 0xba,
@@ -93,10 +94,22 @@ function pictureSize(bytes: Buffer, segment: readonly Element[]): { width: numbe
   return null;
 }
 
+/** Whether Tracks holds a video (TrackType 1) or audio (2) track: without one there is nothing to play. */
+function hasPlayableTrack(bytes: Buffer, segment: readonly Element[]): boolean {
+  const tracks = find(segment, ID.tracks);
+  const entries = tracks ? elements(bytes, tracks.start, tracks.end) : null;
+  return (entries ?? []).some((entry) => {
+    if (entry.id !== ID.trackEntry) return false;
+    const type = uint(bytes, find(elements(bytes, entry.start, entry.end), ID.trackType));
+    return type === 1 || type === 2;
+  });
+}
+
 /**
  * WebM (Matroska): an EBML header of DocType `webm`, then one Segment to the end of the file (a segment of
- * unknown size, as live recorders write, runs to the end); the Segment's top-level elements must fit it. The
- * duration is Info's Duration x TimecodeScale (nanoseconds).
+ * unknown size, as live recorders write, runs to the end); the Segment's top-level elements must fit it, and
+ * its Tracks must hold a video or audio track (else `no_track`). The duration is Info's Duration x
+ * TimecodeScale (nanoseconds).
  */
 export function checkWebm(bytes: Buffer): ContainerCheck {
   const header = elementAt(bytes, 0, bytes.length);
@@ -113,6 +126,7 @@ export function checkWebm(bytes: Buffer): ContainerCheck {
   if (end < bytes.length) return TRAILING;
   const children = elements(bytes, segment.start, end);
   if (!children) return DAMAGED;
+  if (!hasPlayableTrack(bytes, children)) return NO_TRACK;
   const info = find(children, ID.info);
   const fields = info ? elements(bytes, info.start, info.end) : null;
   const scale = uint(bytes, find(fields, ID.timecodeScale)) ?? 1_000_000;

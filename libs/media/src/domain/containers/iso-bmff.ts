@@ -1,4 +1,4 @@
-import { DAMAGED, type ContainerCheck } from './container-check';
+import { DAMAGED, NO_TRACK, type ContainerCheck } from './container-check';
 
 interface Box {
   readonly type: string;
@@ -60,10 +60,39 @@ function pictureSize(moov: readonly Box[]): { width: number; height: number } | 
   return null;
 }
 
+/** A full box's timescale and duration (mvhd, mdhd: the same layout); null when the box is too short. */
+function timing(body: Buffer): { timescale: number; duration: number } | null {
+  if (body.length < (body[0] === 1 ? 32 : 20)) return null;
+  const duration = versioned(body, 16, 24);
+  // All ones in a version 0 box: the duration is not known.
+  if (body[0] !== 1 && duration === 0xffffffff) return null;
+  return { timescale: body.readUInt32BE(body[0] === 1 ? 20 : 12), duration };
+}
+
+/**
+ * Whether the movie has a video or audio track that lasts: a `trak` with its track header, a `vide` or `soun`
+ * handler and a media header whose duration is above 0 (a fragmented movie's tracks last by their fragments,
+ * which `mvex` announces). A movie header alone says how long the movie is, not that there is anything in it.
+ */
+function hasPlayableTrack(moov: readonly Box[]): boolean {
+  const fragmented = child(moov, 'mvex') !== undefined;
+  for (const trak of moov.filter((b) => b.type === 'trak')) {
+    const boxes = inner(trak);
+    const mdia = inner(child(boxes ?? [], 'mdia'));
+    const hdlr = child(mdia ?? [], 'hdlr');
+    const mdhd = child(mdia ?? [], 'mdhd');
+    if (!boxes || !child(boxes, 'tkhd') || !hdlr || !mdhd || hdlr.body.length < 12) continue;
+    if (!['vide', 'soun'].includes(hdlr.body.toString('latin1', 8, 12))) continue;
+    const media = timing(mdhd.body);
+    if (fragmented || (media && media.timescale > 0 && media.duration > 0)) return true;
+  }
+  return false;
+}
+
 /**
  * MP4 (ISO base media): `ftyp` first, every top-level box within the file and together exactly the file,
- * a `moov` whose boxes fill it; the duration is mvhd's duration / timescale, the picture size the video
- * track's.
+ * a `moov` whose boxes fill it, with at least one video or audio track that lasts (else `no_track`); the
+ * duration is mvhd's duration / timescale, the picture size the video track's.
  */
 export function checkIsoBmff(bytes: Buffer): ContainerCheck {
   if (bytes.length < 16 || bytes.toString('latin1', 4, 8) !== 'ftyp') return DAMAGED;
@@ -73,13 +102,12 @@ export function checkIsoBmff(bytes: Buffer): ContainerCheck {
   const moov = inner(child(top.boxes, 'moov'));
   const mvhd = moov && child(moov, 'mvhd');
   if (!moov || !mvhd || mvhd.body.length < (mvhd.body[0] === 1 ? 32 : 20)) return DAMAGED;
-  const timescale = mvhd.body.readUInt32BE(mvhd.body[0] === 1 ? 20 : 12);
-  const duration = versioned(mvhd.body, 16, 24);
-  const unknown = mvhd.body[0] !== 1 && duration === 0xffffffff;
+  if (!hasPlayableTrack(moov)) return NO_TRACK;
+  const movie = timing(mvhd.body);
   const size = pictureSize(moov);
   return {
     ok: true,
-    ...(timescale > 0 && !unknown ? { durationSeconds: duration / timescale } : {}),
+    ...(movie && movie.timescale > 0 ? { durationSeconds: movie.duration / movie.timescale } : {}),
     ...(size ?? {}),
   };
 }
