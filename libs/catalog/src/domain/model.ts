@@ -1,4 +1,4 @@
-import type { MediaField } from '@gen/contracts';
+import { CHAT_SAMPLING_FIELDS, type MediaField } from '@gen/contracts';
 import type { Pricing } from './pricing';
 
 export const MODALITIES = ['image', 'video', 'audio', 'text'] as const;
@@ -17,16 +17,7 @@ export const REASONING_LEVELS = ['none', 'minimal', 'low', 'medium', 'high', 'xh
 export type ReasoningLevel = (typeof REASONING_LEVELS)[number];
 
 /** Sampling fields a text model may accept, each with its bounds (spec: compatibility field handling). */
-export const SAMPLING_PARAMETERS = [
-  'temperature',
-  'top_p',
-  'top_k',
-  'min_p',
-  'top_a',
-  'frequency_penalty',
-  'presence_penalty',
-  'repetition_penalty',
-] as const;
+export const SAMPLING_PARAMETERS = CHAT_SAMPLING_FIELDS;
 export type SamplingParameter = (typeof SAMPLING_PARAMETERS)[number];
 /** Integer-valued sampling fields; the others are numbers. */
 export const INTEGER_PARAMETERS: ReadonlySet<SamplingParameter> = new Set(['top_k']);

@@ -1,4 +1,4 @@
-export { mapChatCompletionsRequest, CHAT_SAMPLING_FIELDS } from './request';
+export { mapChatCompletionsRequest } from './request';
 export {
   writeChatCompletionsResponse,
   chatCompletionId,

@@ -1,3 +1,5 @@
+// The sampling fields pass through under their own names (OpenAI's four and the aggregators' four).
+import { CHAT_SAMPLING_FIELDS } from '@gen/contracts';
 import { type MappedRequest, ProtocolError, type TextInput, type TextTool } from '../canonical/text-input';
 import { mapMessages } from './request-messages';
 import {
@@ -11,18 +13,6 @@ import {
   stringAt,
   unsupported,
 } from './wire';
-
-/** Sampling fields passed through under their own names (OpenAI's four and the aggregators' four). */
-export const CHAT_SAMPLING_FIELDS = [
-  'temperature',
-  'top_p',
-  'top_k',
-  'min_p',
-  'top_a',
-  'frequency_penalty',
-  'presence_penalty',
-  'repetition_penalty',
-] as const;
 
 /** Platform fields accepted and ignored (spec, field handling rule 4). */
 const IGNORED_FIELDS = ['user', 'metadata', 'store'] as const;

@@ -1,17 +1,10 @@
+import { CHAT_SAMPLING_FIELDS } from '@gen/contracts';
+
 /** Reasoning levels in increasing order: "nearest level" is measured along this list (the catalog's order). */
 export const REASONING_LEVEL_ORDER = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 
-/** The sampling fields a model may list, each with its bounds. */
-export const SAMPLING_FIELDS = [
-  'temperature',
-  'top_p',
-  'top_k',
-  'min_p',
-  'top_a',
-  'frequency_penalty',
-  'presence_penalty',
-  'repetition_penalty',
-] as const;
+/** The sampling fields a model may list, each with its bounds (the canonical request's). */
+export const SAMPLING_FIELDS = CHAT_SAMPLING_FIELDS;
 export type SamplingField = (typeof SAMPLING_FIELDS)[number];
 
 /**

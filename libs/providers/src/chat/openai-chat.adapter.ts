@@ -1,3 +1,4 @@
+import { CHAT_SAMPLING_FIELDS } from '@gen/contracts';
 import type {
   ChatAdapter,
   ChatAdapterConfig,
@@ -22,14 +23,7 @@ type Json = Record<string, unknown>;
 /** The canonical fields an OpenAI-compatible body carries under the same name (vLLM, OpenRouter take them all). */
 const SAME_NAME = [
   'max_tokens',
-  'temperature',
-  'top_p',
-  'top_k',
-  'min_p',
-  'top_a',
-  'frequency_penalty',
-  'presence_penalty',
-  'repetition_penalty',
+  ...CHAT_SAMPLING_FIELDS,
   'reasoning_effort',
   'parallel_tool_calls',
   'response_format',
