@@ -150,7 +150,7 @@ describe('every app starts on its own in distributed mode, and refuses to start 
     ['runner', 'media (media.mediaInputs); catalog (catalog.document)'],
     [
       'billing',
-      'gateway (accounts.apiKeys, accounts.consoleSessions, accounts.adminTokens, accounts.accountDirectory)',
+      'gateway (accounts.apiKeys, accounts.consoleSessions, accounts.adminTokens, accounts.accountDirectory); catalog (catalog.models)',
     ],
   ])('%s without SERVICE_ADDRESSES exits 2 naming it and what it calls', async (app, what) => {
     const env = settingsOf(app);

@@ -318,7 +318,20 @@ describe('the fleet in distributed mode: one entry point, and every app accepts 
         200,
         'text/event-stream; charset=utf-8',
       ]);
-      expect(await sse.text()).toContain('Echo: ');
+      // The answer streams a token a chunk: the chunks' text parts joined are the whole answer.
+      const streamed = (await sse.text())
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map(
+          (line) =>
+            JSON.parse(line.slice('data: '.length)) as {
+              candidates?: { content?: { parts?: { text?: string }[] } }[];
+            },
+        )
+        .flatMap((chunk) => chunk.candidates?.[0]?.content?.parts ?? [])
+        .map((part) => part.text ?? '')
+        .join('');
+      expect(streamed).toBe('Echo: hello over v1');
       const unknown = await post(ingress, '/v1/models/nobody/none/chat:generateContent', google, contents);
       expect(unknown.status).toBe(404);
       expect(await unknown.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
