@@ -690,6 +690,30 @@ describe('the four protocols through the official SDKs, to the three upstream wi
       });
     });
 
+    it('an https image Gemini needs that cannot be read: 400 in the protocol, the task failed uncharged, no upstream call', async () => {
+      const auth = { authorization: `Bearer ${apiKey}` };
+      const before = gemini.requests.length;
+      const balance = dataOf(await app.call('GET', '/api/v1/chat/credit', { headers: auth }));
+      const reply = await app.call('POST', '/v1/chat/completions', {
+        headers: auth,
+        body: {
+          model: GEMINI,
+          messages: [
+            {
+              role: 'user',
+              content: [{ type: 'image_url', image_url: { url: `https://${SOURCE}/gone.png` } }],
+            },
+          ],
+        },
+      });
+      expect(reply.status).toBe(400);
+      expect(reply.json['error']).toMatchObject({ type: 'invalid_request_error' });
+      const task = await settled(reply.headers.get('x-service-task-id')!);
+      expect(task).toMatchObject({ state: 'failed', errorCode: 'input_unavailable', cost: '0' });
+      expect(gemini.requests).toHaveLength(before);
+      expect(dataOf(await app.call('GET', '/api/v1/chat/credit', { headers: auth }))).toEqual(balance);
+    });
+
     it('chat completions -> gemini: a field Gemini has no name for is not sent, and is named as ignored', async () => {
       const before = gemini.requests.length;
       gemini.answer(JSON_ANSWER);

@@ -1,5 +1,5 @@
 import type { ChatCallOptions, ChatEvent, ChatRequest } from './chat';
-import type { MediaField, ResolvedMedia } from './media-input.ports';
+import type { MediaField, MediaInputErrorCode, ResolvedMedia } from './media-input.ports';
 
 /**
  * How the service reaches a model's upstream, from the catalog entry and never from a request: the adapter
@@ -118,7 +118,8 @@ export const PROVIDER_PORT = Symbol('ProviderPort');
 export class ProviderFailure extends Error {
   override readonly name = 'ProviderFailure';
   constructor(
-    readonly errorCode: GenerationErrorCode,
+    /** A chat run also fails as `input_unavailable` / `input_invalid` when an image it must send cannot be used. */
+    readonly errorCode: GenerationErrorCode | MediaInputErrorCode,
     message: string,
   ) {
     super(message);

@@ -325,6 +325,13 @@ function failureOf(error: unknown): ProtocolError {
   if (error instanceof ProviderFailure && error.errorCode === 'content_rejected') {
     return new ProtocolError(400, 'content_rejected', 'task.error.content_rejected');
   }
+  // An image of the conversation that could not be read (gone, refused, not an image): the caller's to fix.
+  if (
+    error instanceof ProviderFailure &&
+    (error.errorCode === 'input_unavailable' || error.errorCode === 'input_invalid')
+  ) {
+    return new ProtocolError(400, 'invalid_request', `task.error.${error.errorCode}`);
+  }
   return new ProtocolError(503, 'upstream_failed', 'task.error.upstream_failed');
 }
 

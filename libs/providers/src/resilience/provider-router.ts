@@ -292,7 +292,12 @@ export class ProviderRouter implements ProviderPort {
 
 /** What the caller is told: a refusal of the content, or the upstream failing (any other cause). */
 function errorCodeOf(error: unknown): GenerationErrorCode {
-  if (error instanceof ProviderFailure) return error.errorCode;
+  if (
+    error instanceof ProviderFailure &&
+    error.errorCode !== 'input_unavailable' &&
+    error.errorCode !== 'input_invalid'
+  )
+    return error.errorCode;
   return error instanceof UpstreamError && error.kind === 'rejected' ? 'content_rejected' : 'upstream_failed';
 }
 

@@ -157,7 +157,9 @@ export class RunChatUseCase implements ChatExecutionPort {
         const failure =
           error instanceof ProviderFailure
             ? error
-            : new ProviderFailure('upstream_failed', 'the model failed');
+            : error instanceof MediaInputError
+              ? new ProviderFailure(error.errorCode, 'an image of the conversation could not be used')
+              : new ProviderFailure('upstream_failed', 'the model failed');
         if (error instanceof MediaInputError) {
           // The detail names no URL query and no token; the client sees the errorCode only.
           this.logger?.warn(

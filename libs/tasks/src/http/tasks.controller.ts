@@ -229,6 +229,9 @@ function streamFailure(error: unknown): unknown {
   if (!(error instanceof ProviderFailure)) return error;
   if (error.errorCode === 'content_rejected')
     return new DomainError(BusinessCode.InvalidRequest, 'task.error.content_rejected');
+  // An image of the conversation that could not be read (gone, refused, not an image): the caller's to fix.
+  if (error.errorCode === 'input_unavailable' || error.errorCode === 'input_invalid')
+    return new DomainError(BusinessCode.InvalidRequest, `task.error.${error.errorCode}`);
   return new DomainError(
     BusinessCode.TemporarilyUnavailable,
     error.errorCode === 'service_interrupted'
