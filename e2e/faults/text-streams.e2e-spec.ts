@@ -1,4 +1,4 @@
-import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
+import { createScratchPostgres, type ScratchDatabase, sseBlocks, sseJson, type SseBlock } from '@gen/testing';
 import { startFleet, type Fleet } from '../support/fleet';
 import { until } from '../support/load';
 import { checkMoney } from '../support/money';
@@ -11,36 +11,13 @@ const GRACE_MS = 6000;
 const KEEPALIVE_MS = 250;
 const MODEL = 'local/echo/chat';
 
-/** One SSE block: its `event:` name and joined `data:` lines (comment-only blocks dropped). */
-interface Block {
-  readonly event?: string;
-  readonly data: string;
-}
-
-function blocks(body: string): Block[] {
-  return body
-    .split('\n\n')
-    .map((block) => block.split('\n').filter((line) => line !== '' && !line.startsWith(':')))
-    .filter((lines) => lines.length > 0)
-    .map((lines) => {
-      const event = lines.find((line) => line.startsWith('event: '))?.slice(7);
-      const data = lines
-        .filter((line) => line.startsWith('data: '))
-        .map((line) => line.slice(6))
-        .join('\n');
-      return { ...(event ? { event } : {}), data };
-    });
-}
-
-const json = (block: Block | undefined): Json => JSON.parse(block?.data ?? '{}') as Json;
-
 /** A way to stream a text answer, the app that serves it in the fleet, and how a complete stream of it ends. */
 interface Protocol {
   readonly name: string;
   readonly app: 'tasks' | 'compat-protocols';
   readonly path: string;
   readonly body: (content: string) => unknown;
-  readonly endsNormally: (events: Block[]) => boolean;
+  readonly endsNormally: (events: SseBlock[]) => boolean;
 }
 
 const PROTOCOLS: Protocol[] = [
@@ -49,7 +26,7 @@ const PROTOCOLS: Protocol[] = [
     app: 'tasks',
     path: '/api/v1/jobs/stream',
     body: (content) => ({ model: MODEL, input: { messages: [{ role: 'user', content }] } }),
-    endsNormally: (events) => events.at(-1)?.data === '[DONE]' && json(events.at(-2))['type'] === 'finish',
+    endsNormally: (events) => events.at(-1)?.data === '[DONE]' && sseJson(events.at(-2))['type'] === 'finish',
   },
   {
     name: 'chat completions',
@@ -84,7 +61,7 @@ const PROTOCOLS: Protocol[] = [
     path: `/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`,
     body: (content) => ({ contents: [{ role: 'user', parts: [{ text: content }] }] }),
     endsNormally: (events) =>
-      (json(events.at(-1))['candidates'] as { finishReason?: string }[] | undefined)?.[0]?.finishReason ===
+      (sseJson(events.at(-1))['candidates'] as { finishReason?: string }[] | undefined)?.[0]?.finishReason ===
       'STOP',
   },
 ];
@@ -193,7 +170,10 @@ describe('text answers when the fleet apps that stream them stop', () => {
     const stoppedAt = await stopBoth('SIGTERM');
     const bodies = await Promise.all(streams.map((s) => s.body));
     for (const [i, s] of streams.entries())
-      expect([s.protocol.name, s.protocol.endsNormally(blocks(bodies[i]!))]).toEqual([s.protocol.name, true]);
+      expect([s.protocol.name, s.protocol.endsNormally(sseBlocks(bodies[i]!))]).toEqual([
+        s.protocol.name,
+        true,
+      ]);
     const final = await until(() => records(streams.map((s) => s.taskId)), settled, 60_000);
     for (const [i, r] of final.entries())
       expect([streams[i]!.protocol.name, r['state'], r['settled']]).toEqual([
@@ -234,7 +214,10 @@ describe('text answers when the fleet apps that stream them stop', () => {
     for (const [i, s] of again.entries()) {
       expect([s.protocol.name, s.status]).toEqual([s.protocol.name, 200]);
       expect(s.taskId).not.toBe(streams[i]!.taskId);
-      expect([s.protocol.name, s.protocol.endsNormally(blocks(bodies[i]!))]).toEqual([s.protocol.name, true]);
+      expect([s.protocol.name, s.protocol.endsNormally(sseBlocks(bodies[i]!))]).toEqual([
+        s.protocol.name,
+        true,
+      ]);
     }
     const retried = await until(() => records(again.map((s) => s.taskId)), settled, 60_000);
     for (const r of retried) expect(r).toMatchObject({ state: 'succeeded', settled: true });

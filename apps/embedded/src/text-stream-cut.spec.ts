@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { sseBlocks, sseJson } from '@gen/testing';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -56,27 +57,6 @@ class StallingUpstream {
   }
 }
 
-interface Block {
-  readonly event?: string;
-  readonly data: string;
-}
-
-function blocks(body: string): Block[] {
-  return body
-    .split('\n\n')
-    .map((block) => block.split('\n').filter((line) => line !== '' && !line.startsWith(':')))
-    .filter((lines) => lines.length > 0)
-    .map((lines) => {
-      const event = lines.find((line) => line.startsWith('event: '))?.slice(7);
-      const data = lines
-        .filter((line) => line.startsWith('data: '))
-        .map((line) => line.slice(6))
-        .join('\n');
-      return { ...(event ? { event } : {}), data };
-    });
-}
-const json = (block: Block | undefined): Json => JSON.parse(block?.data ?? '{}') as Json;
-
 const MODEL = 'acme/talk/chat';
 const MESSAGES = [{ role: 'user', content: 'Say hello' }];
 
@@ -90,9 +70,9 @@ const CASES: { name: string; path: string; body: Json; ends: (body: string) => v
     path: '/api/v1/jobs/stream',
     body: { model: MODEL, input: { messages: MESSAGES, max_tokens: 16 } },
     ends: (body) => {
-      const events = blocks(body);
+      const events = sseBlocks(body);
       expect(events.at(-1)!.data).toBe('[DONE]');
-      expect(events.slice(0, -1).map(json)).toEqual([
+      expect(events.slice(0, -1).map(sseJson)).toEqual([
         { type: 'text', delta: 'Hello' },
         { type: 'text', delta: ' there' },
         { type: 'usage', inputTokens: 0, cachedInputTokens: 0, outputTokens: 2, reasoningTokens: 0 },
@@ -111,10 +91,10 @@ const CASES: { name: string; path: string; body: Json; ends: (body: string) => v
       stream_options: { include_usage: true },
     },
     ends: (body) => {
-      const events = blocks(body);
+      const events = sseBlocks(body);
       expect(events.at(-1)!.data).toBe('[DONE]');
-      expect(json(events.at(-2))['usage']).toMatchObject({ prompt_tokens: 0, completion_tokens: 2 });
-      expect(json(events.at(-3))['choices']).toEqual([{ index: 0, delta: {}, finish_reason: 'length' }]);
+      expect(sseJson(events.at(-2))['usage']).toMatchObject({ prompt_tokens: 0, completion_tokens: 2 });
+      expect(sseJson(events.at(-3))['choices']).toEqual([{ index: 0, delta: {}, finish_reason: 'length' }]);
     },
   },
   {
@@ -132,9 +112,9 @@ const CASES: { name: string; path: string; body: Json; ends: (body: string) => v
     path: '/v1/responses',
     body: { model: MODEL, input: 'Say hello', max_output_tokens: 16, stream: true },
     ends: (body) => {
-      const last = blocks(body).at(-1)!;
+      const last = sseBlocks(body).at(-1)!;
       expect(last.event).toBe('response.incomplete');
-      expect(json(last)['response']).toMatchObject({
+      expect(sseJson(last)['response']).toMatchObject({
         status: 'incomplete',
         incomplete_details: { reason: 'max_output_tokens' },
       });
@@ -145,9 +125,9 @@ const CASES: { name: string; path: string; body: Json; ends: (body: string) => v
     path: '/v1/messages',
     body: { model: MODEL, max_tokens: 16, messages: MESSAGES, stream: true },
     ends: (body) => {
-      const events = blocks(body);
+      const events = sseBlocks(body);
       expect(events.at(-1)!.event).toBe('message_stop');
-      expect(json(events.at(-2))).toMatchObject({
+      expect(sseJson(events.at(-2))).toMatchObject({
         delta: { stop_reason: 'max_tokens' },
         usage: { output_tokens: 2 },
       });
@@ -161,7 +141,7 @@ const CASES: { name: string; path: string; body: Json; ends: (body: string) => v
       generationConfig: { maxOutputTokens: 16 },
     },
     ends: (body) =>
-      expect(json(blocks(body).at(-1))).toMatchObject({
+      expect(sseJson(sseBlocks(body).at(-1))).toMatchObject({
         candidates: [{ finishReason: 'MAX_TOKENS' }],
         usageMetadata: { candidatesTokenCount: 2 },
       }),

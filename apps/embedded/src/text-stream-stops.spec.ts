@@ -1,5 +1,12 @@
 import { parseUsd } from '@gen/core';
-import { createScratchPostgres, DATABASE_KINDS, type ScratchDatabase } from '@gen/testing';
+import {
+  createScratchPostgres,
+  DATABASE_KINDS,
+  type ScratchDatabase,
+  sseBlocks,
+  sseJson,
+  type SseBlock,
+} from '@gen/testing';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,29 +50,6 @@ function start(env: Record<string, string>): Promise<Started> {
   });
 }
 
-/** One SSE block: its `event:` name and joined `data:` lines (comment-only blocks dropped). */
-interface Block {
-  readonly event?: string;
-  readonly data: string;
-}
-
-function blocks(body: string): Block[] {
-  return body
-    .split('\n\n')
-    .map((block) => block.split('\n').filter((line) => line !== '' && !line.startsWith(':')))
-    .filter((lines) => lines.length > 0)
-    .map((lines) => {
-      const event = lines.find((line) => line.startsWith('event: '))?.slice(7);
-      const data = lines
-        .filter((line) => line.startsWith('data: '))
-        .map((line) => line.slice(6))
-        .join('\n');
-      return { ...(event ? { event } : {}), data };
-    });
-}
-
-const json = (block: Block | undefined): Json => JSON.parse(block?.data ?? '{}') as Json;
-
 /** Each way to stream a text answer: how it is asked, and how a normal end of its stream looks. */
 interface Protocol {
   readonly name: string;
@@ -79,9 +63,9 @@ const MODEL = 'local/echo/chat';
 
 /** How a protocol streaming Server-Sent Events ends a complete answer, as a check of its events. */
 const sse =
-  (check: (events: Block[]) => boolean) =>
+  (check: (events: SseBlock[]) => boolean) =>
   (body: string): boolean =>
-    check(blocks(body));
+    check(sseBlocks(body));
 
 const PROTOCOLS: Protocol[] = [
   {
@@ -89,7 +73,7 @@ const PROTOCOLS: Protocol[] = [
     path: '/api/v1/jobs/stream',
     body: (content) => ({ model: MODEL, input: { messages: [{ role: 'user', content }] } }),
     endsNormally: sse(
-      (events) => events.at(-1)?.data === '[DONE]' && json(events.at(-2))['type'] === 'finish',
+      (events) => events.at(-1)?.data === '[DONE]' && sseJson(events.at(-2))['type'] === 'finish',
     ),
   },
   {
@@ -105,7 +89,7 @@ const PROTOCOLS: Protocol[] = [
       (events) =>
         events.at(-1)?.data === '[DONE]' &&
         events.some((e) => e.data.includes('"finish_reason":"stop"')) &&
-        json(events.at(-2))['usage'] !== undefined,
+        sseJson(events.at(-2))['usage'] !== undefined,
     ),
   },
   {
@@ -115,7 +99,7 @@ const PROTOCOLS: Protocol[] = [
     endsNormally: sse(
       (events) =>
         events.at(-1)?.event === 'response.completed' &&
-        (json(events.at(-1))['response'] as Json)['status'] === 'completed',
+        (sseJson(events.at(-1))['response'] as Json)['status'] === 'completed',
     ),
   },
   {
@@ -137,8 +121,8 @@ const PROTOCOLS: Protocol[] = [
     body: (content) => ({ contents: [{ role: 'user', parts: [{ text: content }] }] }),
     endsNormally: sse(
       (events) =>
-        (json(events.at(-1))['candidates'] as { finishReason?: string }[] | undefined)?.[0]?.finishReason ===
-        'STOP',
+        (sseJson(events.at(-1))['candidates'] as { finishReason?: string }[] | undefined)?.[0]
+          ?.finishReason === 'STOP',
     ),
   },
 ];
@@ -289,7 +273,7 @@ describe.each(DATABASE_KINDS)('open text answers when the process stops (embedde
       expect(bodies[i]).toContain('drain');
     }
     // The cut one: an error in its stream (it had opened with a keep-alive), never a [DONE].
-    const cut = blocks(bodies.at(-1)!);
+    const cut = sseBlocks(bodies.at(-1)!);
     expect(cut.at(-1)!.data).toContain('"error"');
     expect(bodies.at(-1)).not.toContain('[DONE]');
 

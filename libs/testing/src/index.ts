@@ -8,3 +8,4 @@ export * from './fixture-files';
 export * from './tls';
 export * from './metrics-text';
 export * from './otlp-receiver';
+export * from './sse-blocks';
