@@ -57,8 +57,8 @@ export function chatImageUrlProblem(url: string): ChatImageUrlProblem | null {
 }
 
 /** Each image part of a chat input's messages: its place (`messages.<i>.content.<j>`) and URL. */
-export function chatImagesOf(input: Readonly<Record<string, unknown>>): { path: string; url: string }[] {
-  const messages = input['messages'];
+export function chatImagesOf(input: { readonly messages?: unknown }): { path: string; url: string }[] {
+  const messages = input.messages;
   if (!Array.isArray(messages)) return [];
   const images: { path: string; url: string }[] = [];
   messages.forEach((message: unknown, i) => {

@@ -120,7 +120,7 @@ export interface ChatUsage {
  * One event of a chat stream. A complete stream ends with `usage` (when reported) and then `finish`.
  * Reasoning comes as `reasoning` deltas; an upstream that signs its reasoning (Anthropic) closes each block of it
  * with `reasoning_signature`, and sends a block it redacted whole as `redacted_reasoning`. The blocks, in order,
- * are what a client sends back as the assistant message's `thinking_blocks` (see `thinkingBlocksOf`).
+ * are what a client sends back as the assistant message's `thinking_blocks` (see `ThinkingBlocks`).
  */
 export type ChatEvent =
   | { type: 'text'; delta: string }
@@ -149,10 +149,4 @@ export class ThinkingBlocks {
       this.blocks.push({ type: 'redacted_thinking', data: event.data });
     }
   }
-}
-
-export function thinkingBlocksOf(events: Iterable<ChatEvent>): ChatThinkingBlock[] {
-  const folded = new ThinkingBlocks();
-  for (const event of events) folded.add(event);
-  return folded.blocks;
 }

@@ -1,4 +1,10 @@
-import type { ChatCallOptions, ChatContentPart, ChatMessage, ChatRequest } from '@gen/contracts';
+import {
+  chatImagesOf,
+  type ChatCallOptions,
+  type ChatContentPart,
+  type ChatMessage,
+  type ChatRequest,
+} from '@gen/contracts';
 import { UpstreamError } from './upstream-error';
 
 /** An image as an upstream that takes bytes wants it: the media type and the base64 of the bytes. */
@@ -47,14 +53,7 @@ export const isSystem = (message: ChatMessage): boolean =>
 
 /** The image URLs of a request that are not `data:` URLs (whose bytes are in the request), each once. */
 export function imageUrlsOf(request: ChatRequest): string[] {
-  const urls = new Set<string>();
-  for (const message of request.messages) {
-    if (!Array.isArray(message.content)) continue;
-    for (const part of message.content) {
-      if (part.type === 'image_url' && !part.image_url.url.startsWith('data:')) urls.add(part.image_url.url);
-    }
-  }
-  return [...urls];
+  return [...new Set(chatImagesOf(request).map(({ url }) => url))].filter((url) => !url.startsWith('data:'));
 }
 
 /**

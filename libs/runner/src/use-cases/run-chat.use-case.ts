@@ -4,6 +4,7 @@ import {
   PROVIDER_PORT,
   MEDIA_INPUTS,
   MediaInputError,
+  chatImagesOf,
   ProviderFailure,
   ThinkingBlocks,
   type ChatCallOptions,
@@ -339,11 +340,7 @@ class NotStarted implements EarlyChat {
 }
 
 function hasServiceImage(request: ChatRequest): boolean {
-  return request.messages.some(
-    (m) =>
-      Array.isArray(m.content) &&
-      m.content.some((p) => p.type === 'image_url' && p.image_url.url.startsWith('service://')),
-  );
+  return chatImagesOf(request).some(({ url }) => url.startsWith('service://'));
 }
 
 /**
