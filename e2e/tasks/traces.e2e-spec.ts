@@ -100,9 +100,13 @@ describe('one trace for a whole task across the fleet (distributed mode)', () =>
     expect(created.status).toBe(202);
     const taskId = ((await created.json()) as { data: Json }).data['taskId'] as string;
 
+    // Each process exports on its own schedule: the webhooks app's callback span can arrive before the tasks
+    // app's span that caused it. Wait for the whole trace: the callback, and every span's parent.
     const spans = await receiver.until((all) => {
       const trace = all.filter((s) => s.traceId === TRACE_ID);
-      return trace.some((s) => s.name === 'webhook callback') && trace;
+      const ids = new Set(trace.map((s) => s.spanId));
+      const whole = trace.every((s) => !s.parentSpanId || s.parentSpanId === CALLER_SPAN || ids.has(s.parentSpanId));
+      return whole && trace.some((s) => s.name === 'webhook callback') && trace;
     });
     const byId = new Map(spans.map((s) => [s.spanId, s]));
     const parentOf = (span: ReceivedSpan | undefined) =>
