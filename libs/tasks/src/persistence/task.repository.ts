@@ -50,6 +50,92 @@ const outboxParams = (outbox: OutboxEvents): unknown[] => {
   return [rows.ids, rows.topics, rows.keys, rows.envelopes];
 };
 
+/** One accepted task to insert, with its events and, for a stream, its lease. */
+interface TaskInsert {
+  readonly task: TaskRow;
+  readonly outbox: OutboxEvents;
+  readonly lease?: StreamLease;
+}
+
+/** One transition to apply (see `TaskRepository.transition`). */
+interface TaskTransition {
+  readonly taskId: string;
+  readonly from: readonly TaskState[];
+  readonly change: TaskChange;
+  readonly outbox: OutboxEvents;
+  readonly forget: boolean;
+}
+
+/** The SQL type of each value of `taskValues`, in TASK_COLUMNS order (json travels as text). */
+const TASK_INSERT_TYPES = [
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'json',
+  'text',
+  'bigint',
+  'text',
+  'bigint',
+  'boolean',
+  'text',
+  'json',
+  'json',
+  'json',
+  'text',
+  'text',
+  'int',
+  'timestamptz',
+  'timestamptz',
+  'timestamptz',
+  'timestamptz',
+  'timestamptz',
+] as const;
+
+/** A task's values in TASK_COLUMNS order, as statement parameters. */
+function taskValues(task: TaskRow): unknown[] {
+  return [
+    task.id,
+    task.accountId,
+    task.keyId,
+    task.model,
+    task.state,
+    task.input === null ? null : JSON.stringify(task.input),
+    task.callbackUrl,
+    task.estimatedE9.toString(),
+    task.priceMultiplier,
+    task.costE9?.toString() ?? null,
+    task.settled,
+    task.errorCode,
+    task.assets === null ? null : JSON.stringify(task.assets),
+    task.usage === null ? null : JSON.stringify(task.usage),
+    task.textOutput === null ? null : JSON.stringify(task.textOutput),
+    task.requestId,
+    task.sourceTaskId,
+    task.retentionSeconds,
+    task.createdAt.toISOString(),
+    task.startedAt?.toISOString() ?? null,
+    task.completedAt?.toISOString() ?? null,
+    task.deadlineAt.toISOString(),
+    task.purgedAt?.toISOString() ?? null,
+  ];
+}
+
+/** What a transition sets, as statement parameters: state, started, completed, error, assets, usage, cost, text. */
+function changeValues(change: TaskChange): unknown[] {
+  return [
+    change.state,
+    change.startedAt?.toISOString() ?? null,
+    change.completedAt?.toISOString() ?? null,
+    change.errorCode ?? null,
+    change.assets === undefined ? null : JSON.stringify(change.assets),
+    change.usage === undefined ? null : JSON.stringify(change.usage),
+    change.costE9?.toString() ?? null,
+    change.textOutput === undefined ? null : JSON.stringify(change.textOutput),
+  ];
+}
+
 /**
  * Data access of the tasks schema, in SQL on the process's database (the hot path of createTask is two short
  * statements). Reads a client can cause are scoped by account and key, so another tenant's task is never read.
@@ -87,6 +173,20 @@ export class TaskRepository {
     keyOf: (item) => item.taskId,
   });
 
+  /** Inserts that arrive together share one statement (see `insert`). */
+  private readonly inserts = new GroupCommit<TaskInsert, void>({
+    many: (inserts) => this.insertMany(inserts),
+    one: (insert) => this.insertOne(insert),
+    keyOf: (insert) => insert.task.id,
+  });
+
+  /** Transitions that arrive together share one statement (see `transition`). */
+  private readonly transitions = new GroupCommit<TaskTransition, TaskRow | null>({
+    many: (transitions) => this.transitionMany(transitions),
+    one: (transition) => this.transitionOne(transition),
+    keyOf: (transition) => transition.taskId,
+  });
+
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     // Injected so that the schema's migrations have run before the first query.
@@ -97,9 +197,15 @@ export class TaskRepository {
   /**
    * Inserts an accepted task and its events in one statement (so in one transaction, and one round trip:
    * a createTask costs as few round trips as possible). A task streamed to a client gets its stream lease in
-   * the same statement: there is no moment when it exists without one.
+   * the same statement: there is no moment when it exists without one. Inserts that arrive together share one
+   * statement (and one commit); the first of an idle moment goes alone at once.
    */
   async insert(task: TaskRow, outbox: OutboxEvents, lease?: StreamLease): Promise<void> {
+    await this.inserts.run({ task, outbox, ...(lease ? { lease } : {}) });
+    if (outbox.length > 0) this.outboxSignal.notify();
+  }
+
+  private async insertOne({ task, outbox, lease }: TaskInsert): Promise<void> {
     await this.db.query(
       `WITH "task" AS (
          INSERT INTO "tasks"."tasks" (${TASK_COLUMNS}) VALUES
@@ -114,35 +220,44 @@ export class TaskRepository {
            : ''
        }
        ${OUTBOX_INSERT(24)}`,
+      [...taskValues(task), ...outboxParams(outbox), ...(lease ? [lease.owner, lease.leaseMs] : [])],
+    );
+  }
+
+  /**
+   * Several inserts in one statement: all or none (a duplicate id fails the statement, and GroupCommit then
+   * writes each alone, so only its own caller fails).
+   */
+  private async insertMany(inserts: readonly TaskInsert[]): Promise<void[]> {
+    const columns: unknown[][] = TASK_INSERT_TYPES.map(() => []);
+    for (const { task } of inserts) taskValues(task).forEach((value, i) => columns[i]!.push(value));
+    const leased = inserts.filter((i) => i.lease !== undefined);
+    const events = inserts.flatMap((i) => i.outbox);
+    const leaseAt = TASK_INSERT_TYPES.length + 1;
+    const eventsAt = leaseAt + 3;
+    await this.db.query(
+      `WITH "task" AS (
+         INSERT INTO "tasks"."tasks" (${TASK_COLUMNS})
+         SELECT ${TASK_INSERT_TYPES.map((type, i) => (type === 'json' ? `r.c${i}::json` : `r.c${i}`)).join(', ')}
+         FROM unnest(${TASK_INSERT_TYPES.map((type, i) => `$${i + 1}::${type === 'json' ? 'text' : type}[]`).join(', ')})
+           AS r(${TASK_INSERT_TYPES.map((_, i) => `c${i}`).join(', ')})
+         RETURNING "id"
+       ), "lease" AS (
+         INSERT INTO "tasks"."stream_leases" ("task_id", "owner", "lease_until")
+         SELECT l."task_id", l."owner", now() + l."ms" * interval '1 millisecond'
+         FROM unnest($${leaseAt}::text[], $${leaseAt + 1}::text[], $${leaseAt + 2}::int[]) AS l("task_id", "owner", "ms")
+         WHERE EXISTS (SELECT 1 FROM "task")
+       )
+       ${OUTBOX_INSERT(eventsAt)}`,
       [
-        task.id,
-        task.accountId,
-        task.keyId,
-        task.model,
-        task.state,
-        task.input === null ? null : JSON.stringify(task.input),
-        task.callbackUrl,
-        task.estimatedE9.toString(),
-        task.priceMultiplier,
-        task.costE9?.toString() ?? null,
-        task.settled,
-        task.errorCode,
-        task.assets === null ? null : JSON.stringify(task.assets),
-        task.usage === null ? null : JSON.stringify(task.usage),
-        task.textOutput === null ? null : JSON.stringify(task.textOutput),
-        task.requestId,
-        task.sourceTaskId,
-        task.retentionSeconds,
-        task.createdAt,
-        task.startedAt,
-        task.completedAt,
-        task.deadlineAt,
-        task.purgedAt,
-        ...outboxParams(outbox),
-        ...(lease ? [lease.owner, lease.leaseMs] : []),
+        ...columns,
+        leased.map((i) => i.task.id),
+        leased.map((i) => i.lease!.owner),
+        leased.map((i) => i.lease!.leaseMs),
+        ...outboxParams(events),
       ],
     );
-    if (outbox.length > 0) this.outboxSignal.notify();
+    return inserts.map(() => undefined);
   }
 
   /** Extends `owner`'s stream leases of `taskIds` by `leaseMs` from now; the task ids it still holds. */
@@ -291,7 +406,8 @@ export class TaskRepository {
    * Applies a transition once, in one statement: the row is updated only while its state is one of `from`,
    * and the events are written to the outbox only if it was. The events are built beforehand from a snapshot
    * of the task (its identity never changes) and the change. Returns the updated task, or null when the news
-   * was stale.
+   * was stale. Transitions of several tasks that arrive together share one statement (one commit); two of one
+   * task never do.
    */
   async transition(
     taskId: string,
@@ -301,8 +417,26 @@ export class TaskRepository {
     options: { forgetIdempotencyKey?: boolean } = {},
   ): Promise<TaskRow | null> {
     const events = outbox ?? [];
-    // `forgetIdempotencyKey`: the key that created the task may be used again (an answer the service lost).
-    const forget = options.forgetIdempotencyKey
+    const done = await this.transitions.run({
+      taskId,
+      from,
+      change,
+      outbox: events,
+      forget: options.forgetIdempotencyKey === true,
+    });
+    if (done && events.length > 0) this.outboxSignal.notify();
+    return done;
+  }
+
+  private async transitionOne({
+    taskId,
+    from,
+    change,
+    outbox,
+    forget,
+  }: TaskTransition): Promise<TaskRow | null> {
+    // `forget`: the key that created the task may be used again (an answer the service lost).
+    const forgetting = forget
       ? `, "forget" AS (
          DELETE FROM "tasks"."idempotency_records" r USING "task"
          WHERE r."account_id" = "task"."account_id" AND r."scope" = 'create' AND r."task_id" = "task"."id"
@@ -323,25 +457,62 @@ export class TaskRepository {
          RETURNING ${TASK_COLUMNS}
        ), "events" AS (
          ${OUTBOX_INSERT(11)}
-       )${forget}
+       )${forgetting}
+       SELECT ${TASK_COLUMNS} FROM "task"`,
+      [taskId, from, ...changeValues(change), ...outboxParams(outbox)],
+    );
+    return rows[0] ? taskRowOf(rows[0]) : null;
+  }
+
+  /**
+   * Several transitions (of distinct tasks) in one statement: each row is updated only from its own states;
+   * an event is written only with its task's change, the events in their order.
+   */
+  private async transitionMany(transitions: readonly TaskTransition[]): Promise<(TaskRow | null)[]> {
+    const changes = transitions.map((t) => changeValues(t.change));
+    const column = (i: number): unknown[] => changes.map((values) => values[i]);
+    const events = transitions.flatMap((t) => t.outbox.map(() => t.taskId));
+    const rows = await this.db.query(
+      `WITH "task" AS (
+         UPDATE "tasks"."tasks" AS t SET
+           "state" = c."to_state",
+           "started_at" = COALESCE(c."to_started_at", t."started_at"),
+           "completed_at" = COALESCE(c."to_completed_at", t."completed_at"),
+           "error_code" = COALESCE(c."to_error_code", t."error_code"),
+           "assets" = COALESCE(c."to_assets"::json, t."assets"),
+           "usage" = COALESCE(c."to_usage"::json, t."usage"),
+           "cost_e9" = COALESCE(c."to_cost_e9", t."cost_e9"),
+           "text_output" = COALESCE(c."to_text_output"::json, t."text_output")
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::text[],
+                     $7::text[], $8::text[], $9::bigint[], $10::text[], $11::boolean[])
+           AS c("to_id", "from_states", "to_state", "to_started_at", "to_completed_at", "to_error_code",
+                "to_assets", "to_usage", "to_cost_e9", "to_text_output", "to_forget")
+         WHERE t."id" = c."to_id" AND t."state" = ANY(string_to_array(c."from_states", ','))
+         RETURNING ${TASK_COLUMNS.replace(/"([a-z_0-9]+)"/g, 't."$1"')}, c."to_forget"
+       ), "events" AS (
+         INSERT INTO "tasks"."outbox" ("id", "topic", "key", "envelope")
+         SELECT e."id", e."topic", e."key", e."envelope"::json
+         FROM unnest($12::text[], $13::text[], $14::text[], $15::text[], $16::text[]) WITH ORDINALITY
+           AS e("task_id", "id", "topic", "key", "envelope", "n")
+         WHERE EXISTS (SELECT 1 FROM "task" WHERE "task"."id" = e."task_id")
+         ORDER BY e."n"
+       ), "forget" AS (
+         DELETE FROM "tasks"."idempotency_records" r USING "task"
+         WHERE "task"."to_forget" AND r."account_id" = "task"."account_id" AND r."scope" = 'create'
+           AND r."task_id" = "task"."id"
+       )
        SELECT ${TASK_COLUMNS} FROM "task"`,
       [
-        taskId,
-        from,
-        change.state,
-        change.startedAt ?? null,
-        change.completedAt ?? null,
-        change.errorCode ?? null,
-        change.assets === undefined ? null : JSON.stringify(change.assets),
-        change.usage === undefined ? null : JSON.stringify(change.usage),
-        change.costE9?.toString() ?? null,
-        change.textOutput === undefined ? null : JSON.stringify(change.textOutput),
-        ...outboxParams(events),
+        transitions.map((t) => t.taskId),
+        transitions.map((t) => t.from.join(',')),
+        ...Array.from({ length: 8 }, (_, i) => column(i)),
+        transitions.map((t) => t.forget),
+        events,
+        ...outboxParams(transitions.flatMap((t) => t.outbox)),
       ],
     );
-    if (!rows[0]) return null;
-    if (events.length > 0) this.outboxSignal.notify();
-    return taskRowOf(rows[0]);
+    const byId = new Map(rows.map((row) => taskRowOf(row)).map((task) => [task.id, task]));
+    return transitions.map((t) => byId.get(t.taskId) ?? null);
   }
 
   /** In-flight tasks past their deadline, oldest deadline first. */
