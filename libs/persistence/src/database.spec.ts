@@ -1,5 +1,6 @@
 import { DATABASE_KINDS, describeWithPostgres, openTestDatabase, TEST_DATABASE_URL } from '@gen/testing';
 import { StatementNames } from './database';
+import { GroupCommit } from './group-commit';
 import { PGlite } from '@electric-sql/pglite';
 import { Client } from 'pg';
 
@@ -186,5 +187,39 @@ describeWithPostgres('prepared statements on postgres', () => {
     expect(names.of('SELECT 1', [])).toEqual(a);
     expect(names.of('SELECT 2', [5]).name).not.toBe(a.name);
     expect(names.of('SELECT 3', [7])).toEqual({ text: 'SELECT 3', values: [7] });
+  });
+});
+
+describe.each(DATABASE_KINDS)('group commit on %s, callers arriving one event loop turn apart', (kind) => {
+  it('lets the callers that arrive while a statement waits join the next group', async () => {
+    const test = await openTestDatabase(kind);
+    try {
+      const { database } = test;
+      await database.exec(`CREATE TABLE "arrivals" ("n" INT PRIMARY KEY)`);
+      let statements = 0;
+      const writes = new GroupCommit<number, void>({
+        many: async (ns) => {
+          statements += 1;
+          await database.query(`INSERT INTO "arrivals" ("n") SELECT unnest($1::int[])`, [ns]);
+          return ns.map(() => undefined);
+        },
+      });
+      // Each caller starts in an event loop turn of its own, as requests read from sockets do.
+      await Promise.all(
+        Array.from(
+          { length: 20 },
+          (_, n) =>
+            new Promise<void>((resolve, reject) => setImmediate(() => writes.run(n).then(resolve, reject))),
+        ),
+      );
+      // PGlite runs a statement on this thread: without a turn of the loop before it, each of the 20 went alone.
+      expect(statements).toBeLessThanOrEqual(3);
+      const rows = await database.query<{ count: string | number }>(
+        `SELECT count(*) AS "count" FROM "arrivals"`,
+      );
+      expect(Number(rows[0]!.count)).toBe(20);
+    } finally {
+      await test.close();
+    }
   });
 });
