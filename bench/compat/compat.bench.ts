@@ -34,6 +34,8 @@ import { createScratchPostgres, seedPglite, type ScratchDatabase } from '@gen/te
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import Fastify from 'fastify';
 import { Client } from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { readdirSync } from 'node:fs';
 import { Pool } from 'undici';
 import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer } from 'node:http';
@@ -82,7 +84,7 @@ function writeCatalog(upstreamBaseUrl: string): string {
 /**
  * Counts the SQL statements this process sends to PostgreSQL (every pg client's `query`, which Prisma's pg
  * adapter, the outbox and billing all go through) and answers any IPC message with the count: the bench prints
- * statements per request. Bench instrumentation only; PGlite's statements are not counted.
+ * statements per request; PGlite's likewise (see below). Bench instrumentation only.
  */
 function countStatements(): void {
   let statements = 0;
@@ -100,6 +102,15 @@ function countStatements(): void {
     }
     return query.apply(this, args);
   };
+  // PGlite's statements likewise: every `query` and `exec`; a transaction counts once, whatever it holds.
+  const base = Object.getPrototypeOf(PGlite.prototype) as Record<string, (...args: unknown[]) => unknown>;
+  for (const method of ['query', 'exec', 'transaction'] as const) {
+    const original = base[method]!;
+    base[method] = function (this: unknown, ...args: unknown[]) {
+      statements += 1;
+      return original.apply(this, args);
+    };
+  }
   process.on('message', () => process.send!(statements));
   if (process.env['BENCH_SQL_TRACE'] === '1') {
     const fetch = globalThis.fetch;
@@ -281,6 +292,22 @@ async function startPortkey(): Promise<{ child: ChildProcess; port: number }> {
 }
 
 /** A process's CPU time so far (user + system) in microseconds, from /proc (any process, no IPC needed). */
+/** The CPU of every PostgreSQL process on this machine (server and backends), in µs; 0 where none is seen. */
+function postgresCpuMicros(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (name === 'postgres' || name.startsWith('postgres:')) total += cpuMicros(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
+}
+
 function cpuMicros(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -292,8 +319,10 @@ interface Measured {
   readonly target: ChatTarget;
   /** The process answering: its CPU per request is printed. */
   readonly pid: number;
-  /** A service on PostgreSQL: its SQL statements per request are printed. */
+  /** A service: its SQL statements per request are printed. */
   readonly statements?: ChildProcess;
+  /** A service on PostgreSQL: the CPU of PostgreSQL's processes per request is printed beside its own. */
+  readonly postgres?: boolean;
 }
 
 interface Figures {
@@ -308,6 +337,8 @@ interface Figures {
   /** The load generator's (this process's) CPU per request while this target was loaded. */
   loadCpuPerRequest: number;
   statementsPerRequest?: number;
+  /** PostgreSQL's CPU per request while this target was loaded (a service on PostgreSQL only). */
+  databaseCpuPerRequest?: number;
   errors: number;
   problem?: string;
 }
@@ -328,6 +359,7 @@ async function scenario(
   // The first target is the fake called directly: its process is the upstream of every other target too.
   const upstreamPid = measured[0]!.pid;
   const statements: number[] = measured.map(() => 0);
+  const databaseCpu: number[] = measured.map(() => 0);
   for (const m of measured) await load(m.target, stream, concurrency, 1, expected, 'word0'); // warm-up
   for (let r = 0; r < rounds; r += 1) {
     const order = measured.map((_, k) => (r % 2 === 0 ? k : measured.length - 1 - k));
@@ -337,8 +369,10 @@ async function scenario(
       const upstreamBefore = cpuMicros(upstreamPid);
       const loadBefore = process.cpuUsage();
       const statementsBefore = m.statements ? await statementsOf(m.statements) : 0;
+      const databaseBefore = m.postgres ? postgresCpuMicros() : 0;
       loads[k]!.push(await load(m.target, stream, concurrency, seconds, expected, 'word0'));
       cpu[k]! += cpuMicros(m.pid) - before;
+      if (m.postgres) databaseCpu[k]! += postgresCpuMicros() - databaseBefore;
       upstreamCpu[k]! += cpuMicros(upstreamPid) - upstreamBefore;
       const loadUsed = process.cpuUsage(loadBefore);
       loadCpu[k]! += loadUsed.user + loadUsed.system;
@@ -362,6 +396,7 @@ async function scenario(
       ...(measured[k]!.statements
         ? { statementsPerRequest: statements[k]! / Math.max(1, totals.length) }
         : {}),
+      ...(measured[k]!.postgres ? { databaseCpuPerRequest: databaseCpu[k]! / Math.max(1, totals.length) } : {}),
       errors: runs.reduce((sum, x) => sum + x.errors, 0),
       ...(problem !== undefined ? { problem } : {}),
     };
@@ -408,12 +443,12 @@ function printScenario(
 ) {
   console.log(`\n${label}`);
   console.log(
-    `${'target'.padEnd(34)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}${stream ? `${'ttft p50'.padStart(10)}${'ttft p99'.padStart(10)}` : ''} ${'CPU µs/req'.padStart(11)} ${'fake µs/req'.padStart(12)} ${'load µs/req'.padStart(12)} ${'SQL/req'.padStart(8)} ${'errors'.padStart(7)}`,
+    `${'target'.padEnd(34)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}${stream ? `${'ttft p50'.padStart(10)}${'ttft p99'.padStart(10)}` : ''} ${'CPU µs/req'.padStart(11)} ${'fake µs/req'.padStart(12)} ${'load µs/req'.padStart(12)} ${'SQL/req'.padStart(8)} ${'DB µs/req'.padStart(10)} ${'errors'.padStart(7)}`,
   );
   for (const [k, m] of measured.entries()) {
     const f = figures[k]!;
     console.log(
-      `${m.target.name.padEnd(34)} ${f.rps.toFixed(0).padStart(8)} ${ms(f.p50).padStart(8)} ${ms(f.p99).padStart(8)}${stream ? `${ms(f.ttft50).padStart(10)}${ms(f.ttft99).padStart(10)}` : ''} ${micros(f.cpuPerRequest).padStart(11)} ${micros(f.upstreamCpuPerRequest).padStart(12)} ${micros(f.loadCpuPerRequest).padStart(12)} ${(f.statementsPerRequest?.toFixed(1) ?? '').padStart(8)} ${String(f.errors).padStart(7)}`,
+      `${m.target.name.padEnd(34)} ${f.rps.toFixed(0).padStart(8)} ${ms(f.p50).padStart(8)} ${ms(f.p99).padStart(8)}${stream ? `${ms(f.ttft50).padStart(10)}${ms(f.ttft99).padStart(10)}` : ''} ${micros(f.cpuPerRequest).padStart(11)} ${micros(f.upstreamCpuPerRequest).padStart(12)} ${micros(f.loadCpuPerRequest).padStart(12)} ${(f.statementsPerRequest?.toFixed(1) ?? '').padStart(8)} ${(f.databaseCpuPerRequest === undefined ? '' : micros(f.databaseCpuPerRequest)).padStart(10)} ${String(f.errors).padStart(7)}`,
     );
     if (f.problem) console.log(`  first error: ${f.problem.slice(0, 300)}`);
   }
@@ -500,7 +535,8 @@ async function main(): Promise<void> {
           headers: { authorization: `Bearer ${service.ready.apiKey}` },
         },
         pid: service.child.pid!,
-        ...(database === 'postgres' ? { statements: service.child } : {}),
+        statements: service.child,
+        ...(database === 'postgres' ? { postgres: true } : {}),
       });
     }
     console.log(
