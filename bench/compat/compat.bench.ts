@@ -396,7 +396,9 @@ async function scenario(
       ...(measured[k]!.statements
         ? { statementsPerRequest: statements[k]! / Math.max(1, totals.length) }
         : {}),
-      ...(measured[k]!.postgres ? { databaseCpuPerRequest: databaseCpu[k]! / Math.max(1, totals.length) } : {}),
+      ...(measured[k]!.postgres
+        ? { databaseCpuPerRequest: databaseCpu[k]! / Math.max(1, totals.length) }
+        : {}),
       errors: runs.reduce((sum, x) => sum + x.errors, 0),
       ...(problem !== undefined ? { problem } : {}),
     };
@@ -568,15 +570,30 @@ async function main(): Promise<void> {
         const portkeyFailed =
           portkeyIndex !== undefined && (c1[portkeyIndex]!.errors > 0 || cN[portkeyIndex]!.errors > 0);
         if (portkeyFailed) console.log(`${name}, ${mode}: against Portkey: n/a (Portkey's answers failed)`);
-        if (portkeyIndex !== undefined && !portkeyFailed) {
+        if (portkeyIndex !== undefined && !portkeyFailed && !stream) {
+          // Issue 31's targets: a bare proxy is held to 5x (what no business logic reaches), the service on
+          // PostgreSQL to 2x, on PGlite (the embedded default) to 1x Portkey's req/s at c=32.
+          const wanted =
+            service.index === bareIndex
+              ? 5
+              : services.find((s) => s.index === service.index)?.database === 'pglite'
+                ? 1
+                : 2;
           const ratio = cN[service.index]!.rps / cN[portkeyIndex]!.rps;
           console.log(
-            `${name}, ${mode}: req/s at c=${concurrency} ${ratio.toFixed(2)}x Portkey's (target >= 5x): ${verdict(ratio >= 5)}`,
+            `${name}, ${mode}: req/s at c=${concurrency} ${ratio.toFixed(2)}x Portkey's (target >= ${wanted}x): ${verdict(ratio >= wanted)}`,
           );
-          const ours = c1[service.index]!.p50 - c1[0]!.p50;
-          const theirs = c1[portkeyIndex]!.p50 - c1[0]!.p50;
+        }
+        const added = c1[service.index]!.p50 - c1[0]!.p50;
+        if (!stream)
           console.log(
-            `${name}, ${mode}: added p50 at c=1 ${ours.toFixed(3)} ms vs Portkey's ${theirs.toFixed(3)} ms = ${(ours / theirs).toFixed(2)} (target <= 0.33): ${verdict(ours <= theirs / 3)}`,
+            `${name}, ${mode}: added p50 at c=1 ${added.toFixed(3)} ms over the fake called directly (target <= 1 ms): ${verdict(added <= 1)}`,
+          );
+        const database = cN[service.index]!.databaseCpuPerRequest;
+        if (database !== undefined) {
+          const both = cN[service.index]!.cpuPerRequest + database;
+          console.log(
+            `${name}, ${mode}: CPU per answer at c=${concurrency}, service + PostgreSQL ${both.toFixed(0)} µs = ${cN[service.index]!.cpuPerRequest.toFixed(0)} + ${database.toFixed(0)} (target <= 400 µs): ${verdict(both <= 400)}`,
           );
         }
         if (stream)
