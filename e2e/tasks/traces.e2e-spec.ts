@@ -105,7 +105,9 @@ describe('one trace for a whole task across the fleet (distributed mode)', () =>
     const spans = await receiver.until((all) => {
       const trace = all.filter((s) => s.traceId === TRACE_ID);
       const ids = new Set(trace.map((s) => s.spanId));
-      const whole = trace.every((s) => !s.parentSpanId || s.parentSpanId === CALLER_SPAN || ids.has(s.parentSpanId));
+      const whole = trace.every(
+        (s) => !s.parentSpanId || s.parentSpanId === CALLER_SPAN || ids.has(s.parentSpanId),
+      );
       return whole && trace.some((s) => s.name === 'webhook callback') && trace;
     });
     const byId = new Map(spans.map((s) => [s.spanId, s]));
