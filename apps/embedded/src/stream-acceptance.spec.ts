@@ -1,0 +1,96 @@
+import { TaskEventType, type TaskEventName } from '@gen/contracts';
+import { EVENT_BUS, subscribeEvents, type EventBus } from '@gen/messaging';
+import { DATABASE, type Database } from '@gen/persistence';
+import { startEmbedded, type Embedded } from './testing/embedded-harness';
+
+jest.setTimeout(60_000);
+
+type Json = Record<string, unknown>;
+
+/**
+ * What a streamed text task writes at acceptance (issue 31): its hold and its row, and no task.created event,
+ * whose only reader for such a task was billing's confirm; the hold is confirmed directly. A task of
+ * createTask still announces itself (the runner picks it up from task.created).
+ */
+describe('a streamed text task at acceptance', () => {
+  let app: Embedded;
+  let database: Database;
+  const created: string[] = [];
+
+  beforeAll(async () => {
+    app = await startEmbedded();
+    database = app.app.get<Database>(DATABASE);
+    await subscribeEvents(
+      app.app.get<EventBus>(EVENT_BUS),
+      { group: 'test-observer', types: Object.values(TaskEventType) as TaskEventName[] },
+      async (event) => {
+        if (event.type === TaskEventType.created) created.push(event.payload.taskId);
+      },
+    );
+  });
+  afterAll(() => app?.close());
+
+  const holdStatus = async (id: string): Promise<string | undefined> =>
+    (
+      await database.query<{ status: string }>(`SELECT "status" FROM "billing"."holds" WHERE "id" = $1`, [id])
+    )[0]?.status;
+
+  it('announces nothing, confirms its hold while the answer runs, and settles it by its usage', async () => {
+    const auth = { authorization: `Bearer ${app.boot.apiKey}` };
+    const answer = app.call('POST', '/v1/chat/completions', {
+      headers: auth,
+      body: {
+        model: 'local/echo/chat',
+        messages: [{ role: 'user', content: 'slow answer [[delay_ms:1500]]' }],
+      },
+    });
+    // The task shows in the key's history as soon as it is accepted.
+    let taskId: string | undefined;
+    for (let i = 0; i < 100 && taskId === undefined; i += 1) {
+      const rows = await database.query<{ id: string }>(
+        `SELECT "id" FROM "tasks"."tasks" WHERE "model" = 'local/echo/chat' AND "state" IN ('queued', 'running')`,
+      );
+      taskId = rows[0]?.id;
+      if (taskId === undefined) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(taskId).toBeDefined();
+    let status = await holdStatus(taskId!);
+    for (let i = 0; i < 50 && status === 'reserved'; i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+      status = await holdStatus(taskId!);
+    }
+    expect(status).toBe('confirmed');
+
+    const reply = await answer;
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('x-service-task-id')).toBe(taskId);
+    const usage = reply.json['usage'] as Json;
+    expect(usage['completion_tokens']).toBeGreaterThan(0);
+    let task: Json | undefined;
+    for (let i = 0; i < 100 && task?.['settled'] !== true; i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+      task = (await app.call('GET', `/api/v1/jobs/recordInfo?taskId=${taskId}`, { headers: auth })).json[
+        'data'
+      ] as Json;
+    }
+    expect(task).toMatchObject({ state: 'succeeded', settled: true });
+    expect(await holdStatus(taskId!)).toBe('settled');
+    const charged = await database.query<{ charged: string }>(
+      `SELECT "charged_e9"::text AS "charged" FROM "billing"."holds" WHERE "id" = $1`,
+      [taskId],
+    );
+    expect(BigInt(charged[0]!.charged)).toBeGreaterThan(0n);
+
+    // Against a createTask of the same app: its task.created is seen, so the observer hears that event type.
+    const sketch = await app.call('POST', '/api/v1/jobs/createTask', {
+      headers: auth,
+      body: { model: 'local/sketch', input: { prompt: 'a kite', width: 64, height: 64 } },
+    });
+    expect(sketch.status).toBe(202);
+    const sketchId = (sketch.json['data'] as Json)['taskId'] as string;
+    for (let i = 0; i < 100 && !created.includes(sketchId); i += 1)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(created).toEqual([sketchId]);
+    expect(created).not.toContain(taskId);
+  });
+});
