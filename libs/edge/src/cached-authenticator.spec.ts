@@ -142,4 +142,27 @@ describe('CachedApiKeyAuthenticator', () => {
     await cached.authenticate('gts_alice');
     expect(inner.reads).toEqual(['gts_alice']);
   });
+
+  it('lets the requests of a key that arrive while its look-up runs share it; a revoked key still fails each', async () => {
+    const cache = new CachedApiKeyAuthenticator(inner, 1000, clock);
+    const first = await Promise.all(Array.from({ length: 32 }, () => cache.authenticate('gts_alice')));
+    expect(first.every((p) => p === ALICE)).toBe(true);
+    expect(inner.reads).toEqual(['gts_alice']);
+    // Expired: the 32 requests in flight at that moment look it up once, and another key on its own.
+    now += 1001;
+    const again = await Promise.all([
+      ...Array.from({ length: 32 }, () => cache.authenticate('gts_alice')),
+      cache.authenticate('gts_bob'),
+    ]);
+    expect(again.slice(0, 32).every((p) => p === ALICE)).toBe(true);
+    expect(again[32]).toBe(BOB);
+    expect(inner.reads).toEqual(['gts_alice', 'gts_alice', 'gts_bob']);
+    // Revoked meanwhile: the shared look-up answers null to all of them, and the next request looks again.
+    inner.table.delete('gts_alice');
+    now += 1001;
+    const revoked = await Promise.all(Array.from({ length: 8 }, () => cache.authenticate('gts_alice')));
+    expect(revoked).toEqual(Array.from({ length: 8 }, () => null));
+    expect(await cache.authenticate('gts_alice')).toBeNull();
+    expect(inner.reads.filter((k) => k === 'gts_alice')).toHaveLength(4);
+  });
 });
