@@ -263,6 +263,54 @@ describe('the fleet ingress', () => {
     expect(seen).toEqual([]);
   });
 
+  it('refuses a body declared over the limit at once, before reading it, in the caller protocol', async () => {
+    const gateway = await replica('gateway#1', seen);
+    const compat = await replica('compat', seen);
+    servers.push(gateway, compat);
+    await start(
+      new Map([
+        ['gateway', [upstreamOf(gateway)]],
+        ['compat-protocols', [upstreamOf(compat)]],
+      ]),
+    );
+    const port = Number(new URL(base).port);
+    // 64 MiB declared, 10 bytes sent: the answer comes without the rest.
+    const ask = (path: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        let answer = '';
+        const timer = setTimeout(() => {
+          socket.destroy();
+          reject(new Error(`no answer within 2 s: ${JSON.stringify(answer)}`));
+        }, 2000);
+        socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+        socket.on('close', () => {
+          clearTimeout(timer);
+          resolve(answer);
+        });
+        socket.on('error', () => undefined);
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 67108864\r\n\r\n{"a":"xxx"`,
+        );
+      });
+    const started = Date.now();
+    const envelope = await ask('/admin/v1/accounts');
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(envelope).toMatch(/^HTTP\/1\.1 413 /);
+    expect(envelope.toLowerCase()).toContain('connection: close');
+    const body = JSON.parse(envelope.slice(envelope.indexOf('\r\n\r\n') + 4)) as Record<string, unknown>;
+    expect(body).toMatchObject({ code: 413 });
+    expect(String(body['msg'])).toContain('1024');
+    // The OpenAI-compatible paths answer in OpenAI's error shape.
+    const openai = await ask('/v1/chat/completions');
+    expect(openai).toMatch(/^HTTP\/1\.1 413 /);
+    const error = (
+      JSON.parse(openai.slice(openai.indexOf('\r\n\r\n') + 4)) as { error: Record<string, unknown> }
+    ).error;
+    expect(error).toMatchObject({ type: expect.any(String) });
+    expect(seen).toEqual([]);
+  });
+
   it('streams an answer through as it is written (server-sent events)', async () => {
     let finish: () => void = () => undefined;
     const streaming = await replica('compat', seen, (req, res) => {

@@ -71,6 +71,13 @@ function unavailable(): DomainError {
   );
 }
 
+function tooLarge(limit: number): DomainError {
+  return new DomainError(BusinessCode.PayloadTooLarge, 'request.body_too_large', { limit });
+}
+
+/** How long a client refused for a declared body size may go on sending before its connection is cut. */
+const UNREAD_BODY_GRACE_MS = 1000;
+
 function errorCode(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' ? code : 'EUNKNOWN';
@@ -128,6 +135,12 @@ export class Ingress {
     const app = ingressAppOf(queryAt === -1 ? url : url.slice(0, queryAt));
     const replicas = this.options.upstreams.get(app) ?? [];
     if (this.stopping) res.setHeader('connection', 'close');
+    // A body declared over the limit is refused at once, unread: the client learns it before sending it all.
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > this.options.bodyLimit) {
+      this.refuseUnread(req, res);
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
@@ -138,13 +151,7 @@ export class Ingress {
     req.on('end', () => {
       if (size > this.options.bodyLimit) {
         res.setHeader('connection', 'close');
-        this.refuse(
-          req,
-          res,
-          new DomainError(BusinessCode.PayloadTooLarge, 'request.body_too_large', {
-            limit: this.options.bodyLimit,
-          }),
-        );
+        this.refuse(req, res, tooLarge(this.options.bodyLimit));
         return;
       }
       const start = this.next.get(app) ?? 0;
@@ -216,6 +223,20 @@ export class Ingress {
       if (!answered) outgoing.destroy();
     });
     outgoing.end(body);
+  }
+
+  /**
+   * 413 for a body declared too large, without reading it. The connection closes once the answer is out (it
+   * cannot carry another request with the body unread), gently first so that a client still sending reads the
+   * answer, and at the latest a second later.
+   */
+  private refuseUnread(req: IncomingMessage, res: ServerResponse): void {
+    res.setHeader('connection', 'close');
+    res.on('finish', () => {
+      req.socket.end();
+      setTimeout(() => req.socket.destroy(), UNREAD_BODY_GRACE_MS).unref();
+    });
+    this.refuse(req, res, tooLarge(this.options.bodyLimit));
   }
 
   /** Answers in the caller's protocol, as the apps render the same error. */
