@@ -26,5 +26,6 @@ export {
   type TextProblem,
 } from './well-formed-input';
 export { decodeCursorJson, encodeCursor, invalidCursor } from './opaque-cursor';
+export { copyFields, lazyField } from './lazy-field';
 export { isUnavailableDependency } from './dependency-unavailable';
 export { SHUTDOWN_DRAIN, ShutdownDrain, drainSchedule, type Drainable } from './shutdown-drain';

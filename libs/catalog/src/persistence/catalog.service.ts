@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { BusinessCode } from '@gen/contracts';
-import { DomainError } from '@gen/core';
+import { DomainError, lazyField } from '@gen/core';
 import { isAvailable, type AvailabilitySources } from '../domain/availability';
 import { canonicalRequestFingerprint } from '../domain/canonical-json';
 import type { Catalog, LoadedModel } from '../domain/catalog';
@@ -118,11 +118,10 @@ export class CatalogService {
   validateInput(idOrAlias: string, input: unknown, options: ValidateInputOptions = {}): ValidatedInput {
     const model = this.resolve(idOrAlias);
     const normalized = validateModelInput(model, input, options);
-    return {
-      model: model.id,
-      input: normalized,
-      fingerprint: canonicalRequestFingerprint(model.id, normalized),
-    };
+    // Read only with an Idempotency-Key or a quote: computed then (canonical JSON and SHA-256).
+    return lazyField({ model: model.id, input: normalized }, 'fingerprint', () =>
+      canonicalRequestFingerprint(model.id, normalized),
+    );
   }
 
   private matching(filters: ModelListFilters): LoadedModel[] {

@@ -8,7 +8,7 @@ import {
   type ExecutionUsage,
   type PreparedTask,
 } from '@gen/contracts';
-import { DomainError, formatUsd } from '@gen/core';
+import { DomainError, formatUsd, lazyField } from '@gen/core';
 import { chatFieldsNotSent, isOfflineMediaModel, offlineUsageBound } from '@gen/providers';
 import { CatalogService } from '../persistence/catalog.service';
 import { groupPricesE9 } from '../domain/pricing';
@@ -63,11 +63,10 @@ export class TaskPricingService implements CatalogPort {
           ? offlineUsageBound(model.id, validated.input)
           : usageOfBound(model.usageBound ?? {}, validated.input, model.inputSchema);
     const estimate = chargeOfUsageE9(groupPricesE9(model.pricing, priceMultiplier), bound);
-    return {
+    const prepared = {
       model: model.id,
       modality: model.modality,
       input: validated.input,
-      fingerprint: validated.fingerprint,
       estimate: formatUsd(estimate),
       mediaInputs: [
         ...mediaInputsOf(model.mediaFields, validated.input),
@@ -77,6 +76,7 @@ export class TaskPricingService implements CatalogPort {
         ),
       ],
     };
+    return lazyField(prepared, 'fingerprint', () => validated.fingerprint);
   }
 
   chargeFor(modelId: string, usage: ExecutionUsage, priceMultiplier: string): string {

@@ -10,7 +10,7 @@ import {
   type MediaInputValue,
   type PreparedTask,
 } from '@gen/contracts';
-import { DomainError } from '@gen/core';
+import { DomainError, copyFields, lazyField } from '@gen/core';
 import { checkCallbackUrl } from '@gen/ssrf';
 import { createHash } from 'node:crypto';
 import { TASKS_OPTIONS, type TasksOptions } from './task-options';
@@ -48,10 +48,12 @@ export class PrepareTaskRequest {
     const prepared = this.catalog.prepareTask(request.model, request.input, principal.priceMultiplier);
     for (const media of prepared.mediaInputs) await this.checkFile(principal.accountId, media);
     const callbackUrl = await this.callbackUrl(request.callBackUrl);
-    const requestHash = createHash('sha256')
-      .update(`${prepared.fingerprint}\n${callbackUrl ?? ''}`)
-      .digest('hex');
-    return { ...prepared, callbackUrl, requestHash };
+    // Compared only with an Idempotency-Key or a quote: hashed then, from the fingerprint computed then too.
+    return lazyField(Object.assign(copyFields(prepared), { callbackUrl }), 'requestHash', () =>
+      createHash('sha256')
+        .update(`${prepared.fingerprint}\n${callbackUrl ?? ''}`)
+        .digest('hex'),
+    );
   }
 
   /**
