@@ -28,9 +28,10 @@ export function upstreamUrl(baseUrl: string, path: string): string {
 /**
  * The connections to the upstreams: keep-alive pools per origin (undici's request API, without the WHATWG
  * streams of `fetch`, which cost a chat answer about a tenth of the service's CPU). Timeouts are the caller's
- * (see `streamUpstream`), so undici's own are off.
+ * (see `streamUpstream`), so undici's own are off; an idle connection is kept as `fetch` keeps it (undici's
+ * default, or the server's own Keep-Alive hint), so a server that closes idle connections early is not raced.
  */
-const upstreams = new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000 });
+const upstreams = new Agent({ headersTimeout: 0, bodyTimeout: 0 });
 
 /** The upstream's text kept for the log: the start of an error body. */
 const LOGGED_TEXT_CHARS = 4096;
