@@ -30,6 +30,8 @@ const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).ver
 export const APP_IMAGE = `localhost/generation-service:${version}`;
 const LOCAL_DEBIAN = 'localhost/debian:bookworm-slim';
 const LOCAL_NODE = 'localhost/node:24-bookworm-slim';
+/** The fleet's ingress (nginx from Debian's packages), where no registry gives the public nginx image. */
+export const LOCAL_NGINX = 'localhost/nginx:bookworm';
 const HOST_CA = '/etc/ssl/certs/ca-certificates.crt';
 
 /** The container engine that answers: podman first, then docker; null when neither does. */
@@ -122,6 +124,23 @@ function nodeBase(engine) {
   }
 }
 
+/** `localhost/nginx:bookworm`: Debian's nginx on the Debian base (docker/images/nginx.Dockerfile). */
+function nginxImage(engine) {
+  console.log(`images: ${LOCAL_NGINX} (Debian's nginx)`);
+  run(engine, [
+    'build',
+    '-q',
+    '-f',
+    'docker/images/nginx.Dockerfile',
+    ...(engine === 'podman' ? ['--format', 'docker'] : []),
+    '--build-arg',
+    `BASE_IMAGE=${LOCAL_DEBIAN}`,
+    '-t',
+    LOCAL_NGINX,
+    'docker/images',
+  ]);
+}
+
 function appImage(engine, bases) {
   const args = ['build', '-f', 'docker/Dockerfile', '-t', APP_IMAGE];
   // Podman writes OCI images by default, which have no HEALTHCHECK: the Docker format keeps it.
@@ -160,11 +179,12 @@ function main() {
   if (bases === 'debian') {
     debianBase(engine);
     nodeBase(engine);
+    nginxImage(engine);
   }
   appImage(engine, bases);
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
   console.log(`images: built in ${seconds} s with ${engine}:`);
-  for (const image of [APP_IMAGE, ...(bases === 'debian' ? [LOCAL_NODE, LOCAL_DEBIAN] : [])])
+  for (const image of [APP_IMAGE, ...(bases === 'debian' ? [LOCAL_NGINX, LOCAL_NODE, LOCAL_DEBIAN] : [])])
     console.log(`  ${image}  ${mb(sizeOf(engine, image))}`);
 }
 
