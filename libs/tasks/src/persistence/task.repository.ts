@@ -176,14 +176,12 @@ export class TaskRepository {
   /** Inserts that arrive together share one statement (see `insert`). */
   private readonly inserts = new GroupCommit<TaskInsert, void>({
     many: (inserts) => this.insertMany(inserts),
-    one: (insert) => this.insertOne(insert),
     keyOf: (insert) => insert.task.id,
   });
 
   /** Transitions that arrive together share one statement (see `transition`). */
   private readonly transitions = new GroupCommit<TaskTransition, TaskRow | null>({
     many: (transitions) => this.transitionMany(transitions),
-    one: (transition) => this.transitionOne(transition),
     keyOf: (transition) => transition.taskId,
   });
 
@@ -203,25 +201,6 @@ export class TaskRepository {
   async insert(task: TaskRow, outbox: OutboxEvents, lease?: StreamLease): Promise<void> {
     await this.inserts.run({ task, outbox, ...(lease ? { lease } : {}) });
     if (outbox.length > 0) this.outboxSignal.notify();
-  }
-
-  private async insertOne({ task, outbox, lease }: TaskInsert): Promise<void> {
-    await this.db.query(
-      `WITH "task" AS (
-         INSERT INTO "tasks"."tasks" (${TASK_COLUMNS}) VALUES
-         ($1, $2, $3, $4, $5, $6::json, $7, $8, $9, $10, $11, $12, $13::json, $14::json, $15::json, $16, $17, $18, $19, $20, $21, $22, $23)
-         RETURNING "id"
-       )${
-         lease
-           ? `, "lease" AS (
-         INSERT INTO "tasks"."stream_leases" ("task_id", "owner", "lease_until")
-         SELECT "id", $28, now() + $29::int * interval '1 millisecond' FROM "task"
-       )`
-           : ''
-       }
-       ${OUTBOX_INSERT(24)}`,
-      [...taskValues(task), ...outboxParams(outbox), ...(lease ? [lease.owner, lease.leaseMs] : [])],
-    );
   }
 
   /**
@@ -426,42 +405,6 @@ export class TaskRepository {
     });
     if (done && events.length > 0) this.outboxSignal.notify();
     return done;
-  }
-
-  private async transitionOne({
-    taskId,
-    from,
-    change,
-    outbox,
-    forget,
-  }: TaskTransition): Promise<TaskRow | null> {
-    // `forget`: the key that created the task may be used again (an answer the service lost).
-    const forgetting = forget
-      ? `, "forget" AS (
-         DELETE FROM "tasks"."idempotency_records" r USING "task"
-         WHERE r."account_id" = "task"."account_id" AND r."scope" = 'create' AND r."task_id" = "task"."id"
-       )`
-      : '';
-    const rows = await this.db.query(
-      `WITH "task" AS (
-         UPDATE "tasks"."tasks" SET
-           "state" = $3,
-           "started_at" = COALESCE($4, "started_at"),
-           "completed_at" = COALESCE($5, "completed_at"),
-           "error_code" = COALESCE($6, "error_code"),
-           "assets" = COALESCE($7::json, "assets"),
-           "usage" = COALESCE($8::json, "usage"),
-           "cost_e9" = COALESCE($9, "cost_e9"),
-           "text_output" = COALESCE($10::json, "text_output")
-         WHERE "id" = $1 AND "state" = ANY($2::text[])
-         RETURNING ${TASK_COLUMNS}
-       ), "events" AS (
-         ${OUTBOX_INSERT(11)}
-       )${forgetting}
-       SELECT ${TASK_COLUMNS} FROM "task"`,
-      [taskId, from, ...changeValues(change), ...outboxParams(outbox)],
-    );
-    return rows[0] ? taskRowOf(rows[0]) : null;
   }
 
   /**
