@@ -2,8 +2,9 @@ import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../support/app-process';
+import { withImage } from '../support/containers';
 import { checkMoney } from '../support/money';
 
 type Json = Record<string, unknown>;
@@ -13,33 +14,7 @@ const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
 /** The image `npm run images:build` makes. */
 const IMAGE = `localhost/generation-service:${version}`;
 
-/** podman or docker, whichever answers with the image built; null when none does. */
-function engineWithImage(): string | null {
-  for (const engine of ['podman', 'docker']) {
-    const probe = spawnSync(engine, ['image', 'inspect', IMAGE, '--format', '{{.Id}}'], { timeout: 20_000 });
-    if (probe.status === 0) return engine;
-  }
-  return null;
-}
-
-const engine = engineWithImage();
-// CI builds the image first (CONTAINERS=required): there a missing engine or image fails instead of skipping.
-if (!engine && process.env['CONTAINERS'] === 'required')
-  throw new Error(`CONTAINERS=required but no podman or docker holds ${IMAGE} (npm run images:build)`);
-if (!engine)
-  console.log(`app image: skipped (no podman or docker holds ${IMAGE}; npm run images:build makes it)`);
-const describeWithImage = engine ? describe : describe.skip;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+const { engine, describe: describeWithImage } = withImage(IMAGE);
 
 /**
  * The image as an operator runs it (`docker/Dockerfile`, built by `npm run images:build`): embedded mode on a

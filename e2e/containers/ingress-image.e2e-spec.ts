@@ -1,37 +1,16 @@
 import { FLEET_APPS } from '@gen/contracts';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../support/app-process';
+import { withImage } from '../support/containers';
 
 /** The ingress image `npm run images:build -- --bases debian` makes (Debian's nginx). */
 const IMAGE = 'localhost/nginx:bookworm';
 const CONF = join(__dirname, '..', '..', 'docker', 'ingress', 'nginx.conf');
 
-function engineWithImage(): string | null {
-  for (const engine of ['podman', 'docker']) {
-    const probe = spawnSync(engine, ['image', 'inspect', IMAGE, '--format', '{{.Id}}'], { timeout: 20_000 });
-    if (probe.status === 0) return engine;
-  }
-  return null;
-}
-
-const engine = engineWithImage();
-if (!engine && process.env['CONTAINERS'] === 'required')
-  throw new Error(`CONTAINERS=required but no podman or docker holds ${IMAGE} (npm run images:build)`);
-if (!engine) console.log(`ingress image: skipped (no podman or docker holds ${IMAGE})`);
-const describeWithImage = engine ? describe : describe.skip;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+const { engine, describe: describeWithImage } = withImage(IMAGE);
 
 /** Sends a request's head declaring `length` bytes and a few of them; resolves with what came back. */
 function declare(port: number, path: string, length: number): Promise<{ answer: string; ms: number }> {

@@ -1,0 +1,22 @@
+import { spawnSync } from 'node:child_process';
+
+/** podman or docker, whichever holds `image` (built by `npm run images:build`); null when none does. */
+function engineWithImage(image: string): string | null {
+  for (const engine of ['podman', 'docker']) {
+    const probe = spawnSync(engine, ['image', 'inspect', image, '--format', '{{.Id}}'], { timeout: 20_000 });
+    if (probe.status === 0) return engine;
+  }
+  return null;
+}
+
+/**
+ * The engine that holds `image`, and `describe` to run the tests of it, or `describe.skip` where no engine holds
+ * it (said once). CI builds the images first and sets CONTAINERS=required: there a missing one fails instead.
+ */
+export function withImage(image: string): { engine: string | null; describe: jest.Describe } {
+  const engine = engineWithImage(image);
+  if (!engine && process.env['CONTAINERS'] === 'required')
+    throw new Error(`CONTAINERS=required but no podman or docker holds ${image} (npm run images:build)`);
+  if (!engine) console.log(`${image}: skipped (no podman or docker holds it; npm run images:build makes it)`);
+  return { engine, describe: engine ? describe : describe.skip };
+}
