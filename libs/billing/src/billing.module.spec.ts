@@ -165,14 +165,17 @@ describe('BillingModule', () => {
     expect(timersStarted).toBeGreaterThan(0); // the sweeper and relay did schedule work while running
     await app.close();
     expect([...pendingTimers]).toEqual([]);
-    // A valid event, which the consumer would apply if it were still subscribed.
-    await bus.publish(Topics.taskLifecycle, [
-      newEvent(TaskEventType.created, created('job_m_after'), {
-        key: 'job_m_after',
-        correlationId: 'x',
-        causationId: 'x',
-      }),
-    ]);
+    // A valid event, which the consumer would apply if it were still subscribed: its group has stopped, so the
+    // publication fails (the event would stay in its outbox for the next start).
+    await expect(
+      bus.publish(Topics.taskLifecycle, [
+        newEvent(TaskEventType.created, created('job_m_after'), {
+          key: 'job_m_after',
+          correlationId: 'x',
+          causationId: 'x',
+        }),
+      ]),
+    ).rejects.toThrow('consumer group billing of task.lifecycle has stopped');
     await new Promise((r) => setTimeout(r, 400)); // past the reserve TTL and many sweep intervals
     expect(
       await test.database.query(`SELECT "status" FROM "billing"."holds" WHERE "id" = 'job_m_after'`),

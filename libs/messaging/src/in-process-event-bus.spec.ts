@@ -71,6 +71,26 @@ describe('InProcessEventBus', () => {
     await bus.close();
   });
 
+  it('fails a publication once one of the groups of its topic has stopped, handing it to none', async () => {
+    const bus = new InProcessEventBus(5);
+    const seen: string[] = [];
+    const billing = await bus.subscribe('t', 'billing', async (e) => void seen.push(`billing:${e.id}`));
+    await bus.subscribe('t', 'webhooks', async (e) => void seen.push(`webhooks:${e.id}`));
+    await bus.publish('t', [event('a', 1)]);
+    // Shutting down: billing stopped first. The event must stay in its outbox for billing's next start, not
+    // reach the webhooks alone and be acknowledged.
+    await billing.stop();
+    await expect(bus.publish('t', [event('a', 2)])).rejects.toThrow(
+      'consumer group billing of t has stopped',
+    );
+    expect(seen.sort()).toEqual(['billing:evt_a_1', 'webhooks:evt_a_1']);
+    // A member of the group subscribing again takes its events again.
+    await bus.subscribe('t', 'billing', async (e) => void seen.push(`billing:${e.id}`));
+    await bus.publish('t', [event('a', 3)]);
+    expect(seen.filter((s) => s.endsWith('evt_a_3')).sort()).toEqual(['billing:evt_a_3', 'webhooks:evt_a_3']);
+    await bus.close();
+  });
+
   it('holds publications until it is opened, and fails those still held or unhandled when it closes', async () => {
     const bus = new InProcessEventBus({ retryDelayMs: 5, held: true });
     const seen: string[] = [];

@@ -9,7 +9,10 @@ interface Group {
   next: number;
   /** Per key, the tail of the chain of deliveries, so one key's events are handled in order. */
   readonly chains: Map<string, Promise<void>>;
-  /** Its last member is stopping: a failed delivery is given up instead of tried again. */
+  /**
+   * Its last member stopped (the process is shutting down): a failed delivery is given up instead of tried
+   * again, and a new publication to its topic fails, as it cannot be handled (see `publish`).
+   */
   stopping: boolean;
 }
 
@@ -59,8 +62,13 @@ export class InProcessEventBus implements EventBus {
     if (this.closed) throw new Error('event bus closed');
     await this.opened;
     if (this.closed) throw new Error('event bus closed');
+    const groups = [...(this.topics.get(topic)?.values() ?? [])];
+    // A group that subscribed and stopped still counts on these events, as a Kafka group's offsets do: they
+    // stay unacknowledged (in their outbox, for the next start) rather than go to the other groups only.
+    const stopped = groups.find((group) => group.handlers.length === 0);
+    if (stopped) throw new Error(`event bus: consumer group ${stopped.name} of ${topic} has stopped`);
     const deliveries: Promise<void>[] = [];
-    for (const group of this.topics.get(topic)?.values() ?? []) {
+    for (const group of groups) {
       for (const event of events) {
         const previous = group.chains.get(event.key) ?? Promise.resolve();
         const handler = group.handlers[group.next++ % group.handlers.length]!;
@@ -110,13 +118,11 @@ export class InProcessEventBus implements EventBus {
     };
     groups.set(group, entry);
     entry.handlers.push(handler);
+    entry.stopping = false;
     return {
       stop: async () => {
         entry.handlers.splice(entry.handlers.indexOf(handler), 1);
-        if (entry.handlers.length === 0) {
-          groups.delete(group);
-          entry.stopping = true;
-        }
+        if (entry.handlers.length === 0) entry.stopping = true;
         await Promise.allSettled(entry.chains.values());
       },
     };
