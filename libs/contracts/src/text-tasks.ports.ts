@@ -109,8 +109,9 @@ export interface AcceptedTextTask {
 
 /**
  * The lease of a text task streamed to a client: the process that streams it (`owner`, unique per process)
- * holds it for `leaseMs` from acceptance and renews it while it streams. A lease that lapses (its process died)
- * ends the task: failed, `service_interrupted`, hold released, its Idempotency-Key free again.
+ * holds it for `leaseMs` from acceptance and renews it while it streams; the task's end (its report applied)
+ * deletes it. A lease that lapses (its process died) ends the task: failed, `service_interrupted`, hold
+ * released, its Idempotency-Key free again.
  */
 export interface StreamLease {
   readonly owner: string;
@@ -127,8 +128,6 @@ export interface TextTaskIntakePort {
   accept(command: OpenTextTaskCommand, lease?: StreamLease): Promise<AcceptedTextTask>;
   /** Extends `owner`'s leases of `taskIds` by `leaseMs` from now; returns the task ids it still holds. */
   renew(owner: string, taskIds: readonly string[], leaseMs: number): Promise<string[]>;
-  /** Gives up `owner`'s leases of `taskIds`: their runs were reported, the report settles them. */
-  release(owner: string, taskIds: readonly string[]): Promise<void>;
 }
 export const TEXT_TASK_INTAKE = Symbol('TextTaskIntake');
 

@@ -270,5 +270,45 @@ describe.each(DATABASE_KINDS)(
       );
       expect(kept).toEqual([ids[2]]);
     });
+
+    it("ends a streamed task's lease in the statement that ends the task, and only then", async () => {
+      const ids = ['sl_run', 'sl_ok', 'sl_fail', 'sl_stale'].map((id) => `${id}_${kind}`);
+      for (const id of ids) await tasks.insert(queued(id), [], { owner: 'proc_a', leaseMs: 10_000 });
+      await tasks.transition(ids[3]!, ['queued'], { state: 'expired', completedAt: T0, costE9: 0n }, null);
+      await rows(`INSERT INTO "tasks"."stream_leases" VALUES ($1, 'proc_a', now())`, [ids[3]]);
+      const statements = jest.spyOn(database, 'query');
+      try {
+        await Promise.all([
+          tasks.transition(ids[0]!, ['queued'], { state: 'running', startedAt: T0 }, null),
+          tasks.transition(
+            ids[1]!,
+            ['queued', 'running'],
+            { state: 'succeeded', completedAt: T0, costE9: 1n },
+            null,
+          ),
+          tasks.transition(
+            ids[2]!,
+            ['queued', 'running'],
+            { state: 'failed', completedAt: T0, costE9: 0n },
+            null,
+          ),
+          // Stale news (the task ended before): nothing changes, its lease row included.
+          tasks.transition(
+            ids[3]!,
+            ['queued', 'running'],
+            { state: 'failed', completedAt: T0, costE9: 0n },
+            null,
+          ),
+        ]);
+        expect(statements.mock.calls.length).toBeLessThanOrEqual(2);
+      } finally {
+        statements.mockRestore();
+      }
+      const leased = await rows(
+        `SELECT "task_id" FROM "tasks"."stream_leases" WHERE "task_id" = ANY($1::text[]) ORDER BY "task_id"`,
+        [ids],
+      );
+      expect(leased.map((r) => r['task_id'])).toEqual([ids[0], ids[3]].sort());
+    });
   },
 );

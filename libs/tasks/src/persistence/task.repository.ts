@@ -251,7 +251,7 @@ export class TaskRepository {
     return rows.map((row) => row.task_id);
   }
 
-  /** Deletes `owner`'s stream leases of `taskIds` (their answers were reported). */
+  /** Deletes `owner`'s stream leases of `taskIds` (a sweeper's claims, once it reported their tasks). */
   async releaseStreamLeases(owner: string, taskIds: readonly string[]): Promise<void> {
     if (taskIds.length === 0) return;
     await this.db.query(
@@ -385,8 +385,9 @@ export class TaskRepository {
    * Applies a transition once, in one statement: the row is updated only while its state is one of `from`,
    * and the events are written to the outbox only if it was. The events are built beforehand from a snapshot
    * of the task (its identity never changes) and the change. Returns the updated task, or null when the news
-   * was stale. Transitions of several tasks that arrive together share one statement (one commit); two of one
-   * task never do.
+   * was stale. A task that ends loses its stream lease in the same statement: its report is applied, there is
+   * nothing left for a lease to guard. Transitions of several tasks that arrive together share one statement
+   * (one commit); two of one task never do.
    */
   async transition(
     taskId: string,
@@ -443,6 +444,9 @@ export class TaskRepository {
          DELETE FROM "tasks"."idempotency_records" r USING "task"
          WHERE "task"."to_forget" AND r."account_id" = "task"."account_id" AND r."scope" = 'create'
            AND r."task_id" = "task"."id"
+       ), "unleased" AS (
+         DELETE FROM "tasks"."stream_leases" l USING "task"
+         WHERE l."task_id" = "task"."id" AND "task"."state" NOT IN ('queued', 'running')
        )
        SELECT ${TASK_COLUMNS} FROM "task"`,
       [

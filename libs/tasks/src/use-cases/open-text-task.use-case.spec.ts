@@ -40,7 +40,6 @@ function intake(outcome: () => Outcome) {
       return { ...base, run: { payload, cause: { causationId: 'evt_1', correlationId: 'req_1' } } };
     },
     renew: async (_owner, taskIds) => [...taskIds],
-    release: async () => undefined,
   };
   return { port, commands };
 }

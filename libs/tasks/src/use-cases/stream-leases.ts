@@ -16,8 +16,9 @@ const sleep = (ms: number): Promise<void> =>
  * The stream leases of the text tasks this process streams to its clients (docs/reliability.md). Each task is
  * accepted with a lease of this process (`lease`, written with the task by TEXT_TASK_INTAKE); while its answer
  * runs the lease is renewed every third of its length, all of this process's in one call; once the answer is
- * reported it is released, since the report settles the task. If this process dies, its leases lapse and the
- * tasks service ends their tasks (`service_interrupted`, hold released, the Idempotency-Key free again).
+ * reported it is no longer renewed, and the task's terminal transition deletes it (in the statement that applies
+ * the report). If this process dies, its leases lapse and the tasks service ends their tasks
+ * (`service_interrupted`, hold released, the Idempotency-Key free again).
  *
  * On SIGTERM (`drain`) the answers in progress run on to their end and are reported; those still running at the
  * cut are cut (StreamRunControl: charged by what they delivered) so that every report is through before the
@@ -27,11 +28,8 @@ export class StreamLeases implements Drainable {
   /** This process as the holder of its leases. */
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly runs = new Map<string, Run>();
-  /** Reported runs whose lease is still to be released. */
-  private readonly reported = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
   private renewing = false;
-  private releasing: Promise<void> | undefined;
   /** Set once the drain cut: a run opened after it is cut at once. */
   private cutting = false;
 
@@ -64,9 +62,9 @@ export class StreamLeases implements Drainable {
   }
 
   /**
-   * Holds `taskId`'s lease while the run `open` starts is read, and releases it once the run reported. A run that
-   * ends without a report (its report could not be published, its reader gave up) keeps its lease until it
-   * lapses: the tasks service then ends the task.
+   * Holds `taskId`'s lease while the run `open` starts is read, and stops renewing it once the run reported (the
+   * report ends the task and its lease). A run that ends without a report (its report could not be published,
+   * its reader gave up) is not renewed either: its lease lapses and the tasks service ends the task.
    */
   hold(
     taskId: string,
@@ -77,28 +75,24 @@ export class StreamLeases implements Drainable {
     const run: Run = { cut, done: new Promise<void>((resolve) => (finish = resolve)) };
     this.runs.set(taskId, run);
     if (this.cutting) cut.abort();
-    const end = (reported: boolean): void => {
-      if (reported && !this.reported.has(taskId)) {
-        this.reported.add(taskId);
-        void this.release();
-      }
+    const end = (): void => {
       if (this.runs.get(taskId) !== run) return;
       this.runs.delete(taskId);
       finish();
     };
-    const events = open({ cut: cut.signal, reported: () => end(true) });
+    const events = open({ cut: cut.signal, reported: end });
     return (async function* () {
       try {
         yield* events;
       } finally {
-        end(false);
+        end();
       }
     })();
   }
 
   /**
    * Lets every run finish and report until `cutAt`, cuts the ones still running then (each reports at once what
-   * it delivered), and waits for their reports and the release of their leases until `endAt`.
+   * it delivered), and waits for their reports until `endAt`.
    */
   async drain(cutAt: number, endAt: number): Promise<void> {
     await this.idle(cutAt);
@@ -111,7 +105,6 @@ export class StreamLeases implements Drainable {
       for (const run of this.runs.values()) run.cut.abort();
       await this.idle(endAt);
     }
-    await Promise.race([this.release(), sleep(endAt - Date.now())]);
   }
 
   /** Resolves once no run is open, or at `deadline`. */
@@ -128,7 +121,6 @@ export class StreamLeases implements Drainable {
     if (this.renewing) return;
     this.renewing = true;
     try {
-      void this.release();
       const held = [...this.runs.keys()];
       if (held.length === 0) return;
       const kept = new Set(await this.intake.renew(this.owner, held, this.leaseMs));
@@ -144,26 +136,5 @@ export class StreamLeases implements Drainable {
     } finally {
       this.renewing = false;
     }
-  }
-
-  /** Releases the leases of the runs reported since the last release, in one call. */
-  private release(): Promise<void> {
-    this.releasing ??= (async () => {
-      // The reports of one moment share the call.
-      await Promise.resolve();
-      while (this.reported.size > 0) {
-        const taskIds = [...this.reported];
-        this.reported.clear();
-        try {
-          await this.intake.release(this.owner, taskIds);
-        } catch (error) {
-          // Tried again at the next renewal; a lease that lapses meanwhile ends nothing: the task is reported.
-          for (const taskId of taskIds) this.reported.add(taskId);
-          this.logger?.warn({ err: error }, 'stream leases could not be released; trying again');
-          return;
-        }
-      }
-    })().finally(() => (this.releasing = undefined));
-    return this.releasing;
   }
 }

@@ -20,10 +20,6 @@ export class TextTaskIntakeUseCase implements TextTaskIntakePort {
     return this.tasks.renewStreamLeases(owner, taskIds, leaseLength(leaseMs));
   }
 
-  release(owner: string, taskIds: readonly string[]): Promise<void> {
-    return this.tasks.releaseStreamLeases(owner, taskIds);
-  }
-
   async accept(command: OpenTextTaskCommand, lease?: StreamLease): Promise<AcceptedTextTask> {
     const { task, created, replayed } = await this.createTask.execute({
       principal: command.principal,

@@ -22,7 +22,7 @@ export const STREAM_LEASE_TIMEOUT_MS = 3000;
 /**
  * TEXT_TASK_INTAKE (answered by the tasks app): the command (the caller's principal, the request), the stream's
  * lease and the accepted task (its task.created payload, ISO instants and USD decimal strings) are JSON-safe as
- * they are; so are the lease renewals and releases of the streaming process (owner, task ids, milliseconds).
+ * they are; so are the lease renewals of the streaming process (owner, task ids, milliseconds).
  */
 export const TEXT_TASK_INTAKE_CONTRACT = portContract<TextTaskIntakePort>({
   token: TEXT_TASK_INTAKE,
@@ -31,7 +31,6 @@ export const TEXT_TASK_INTAKE_CONTRACT = portContract<TextTaskIntakePort>({
   methods: {
     accept: { timeoutMs: TASK_INTAKE_TIMEOUT_MS },
     renew: { timeoutMs: STREAM_LEASE_TIMEOUT_MS },
-    release: { timeoutMs: STREAM_LEASE_TIMEOUT_MS },
   },
 });
 
