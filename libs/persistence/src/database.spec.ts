@@ -77,8 +77,8 @@ describe.each(DATABASE_KINDS)('Database.listen on %s', (kind) => {
     const heard = signals();
     const listening = test.database.listen('gts_listen_test', heard.onNotify);
     try {
-      // Listening starts in the background; a notification sent before it is up may be missed.
-      await new Promise((r) => setTimeout(r, 300));
+      // Listening starts in the background; `ready` says when it is up (a NOTIFY before may be missed).
+      await listening.ready;
       const first = heard.next();
       await test.database.transaction(async (tx) => {
         await tx.query(`SELECT pg_notify('gts_listen_test', '')`);

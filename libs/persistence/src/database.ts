@@ -42,6 +42,11 @@ export const DATABASE = Symbol('Database');
 
 /** A `Database.listen` in progress. */
 export interface Listening {
+  /**
+   * Resolves once the channel is listened to: a NOTIFY committed after that reaches `onNotify`. (Stopped before
+   * that, it resolves too.)
+   */
+  readonly ready: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -59,6 +64,8 @@ function listenPostgres(connectionString: string, channel: string, onNotify: () 
   let client: Client | undefined;
   let timer: NodeJS.Timeout | undefined;
   let connecting: Promise<void> = Promise.resolve();
+  let listened: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (listened = resolve));
   const retry = (): void => {
     if (stopped || timer) return;
     timer = setTimeout(() => {
@@ -90,12 +97,15 @@ function listenPostgres(connectionString: string, channel: string, onNotify: () 
       return;
     }
     client = next;
+    listened();
     if (again) onNotify();
   };
   connecting = connect(false);
   return {
+    ready,
     async stop() {
       stopped = true;
+      listened();
       clearTimeout(timer);
       await connecting;
       await client?.end().catch(() => undefined);
@@ -271,6 +281,10 @@ async function openPglite(dir: string): Promise<Database> {
       // PGlite lives in this process only: its notifications come from this process's commits.
       const unlisten = db.listen(channel, () => onNotify());
       return {
+        ready: unlisten.then(
+          () => undefined,
+          () => undefined,
+        ),
         stop: () => unlisten.then((off) => off()).catch(() => undefined),
       };
     },

@@ -6,6 +6,7 @@ import { ConsoleDeliveriesController } from './http/console-deliveries.controlle
 import { EndpointsController } from './http/endpoints.controller';
 import { WebhookSender } from './outbound/webhook-sender';
 import { DeliveryRepository } from './persistence/delivery.repository';
+import { EndpointDirectory } from './persistence/endpoint-directory';
 import { EndpointRepository } from './persistence/endpoint.repository';
 import { MessageRepository } from './persistence/message.repository';
 import { WebhooksMigrations } from './persistence/webhooks-schema';
@@ -69,13 +70,15 @@ export class WebhooksModule {
         MessageRepository,
         WebhookSender,
         DeliverCallbackUseCase,
-        QueueEndpointMessagesUseCase,
         DeliverEndpointMessageUseCase,
         ListTaskWebhooksUseCase,
         RedeliverWebhookUseCase,
         ListEndpointMessagesUseCase,
         ...ENDPOINT_PROVIDERS,
-        ...(options.workers ? [WebhookDeliveryWorker, WebhookMetrics] : []),
+        // Queueing needs the endpoint directory, which listens for endpoint changes on a connection of its own.
+        ...(options.workers
+          ? [EndpointDirectory, QueueEndpointMessagesUseCase, WebhookDeliveryWorker, WebhookMetrics]
+          : []),
       ],
     };
   }

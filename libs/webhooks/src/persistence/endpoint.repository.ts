@@ -73,40 +73,55 @@ export class EndpointRepository {
     },
   });
 
+  /** Told of every change this repository commits (EndpointDirectory forgets what it kept). */
+  private readonly changed: (() => void)[] = [];
+
   constructor(
     @Inject(DATABASE) private readonly db: Database,
     // Injected so that the schema's migrations have run before the first query.
     readonly migrations: WebhooksMigrations,
   ) {}
 
+  /** Calls `listener` after every change of an endpoint this repository commits. */
+  onChange(listener: () => void): void {
+    this.changed.push(listener);
+  }
+
+  private committed<T>(result: T): T {
+    for (const listener of this.changed) listener();
+    return result;
+  }
+
   /**
    * Adds an endpoint unless the account already holds `limit`: null then. The account's endpoints are counted
    * under a transaction-scoped advisory lock of the account, so concurrent creations never pass the limit.
    */
   async createWithinLimit(endpoint: NewEndpoint, limit: number): Promise<WebhookEndpoint | null> {
-    return this.db.transaction(async (tx) => {
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [
-        `webhooks.endpoints:${endpoint.accountId}`,
-      ]);
-      const rows = await tx.query(
-        `INSERT INTO ${TABLE} ("id", "account_id", "url", "description", "enabled_events", "enabled", "status",
+    return this.db
+      .transaction(async (tx) => {
+        await tx.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [
+          `webhooks.endpoints:${endpoint.accountId}`,
+        ]);
+        const rows = await tx.query(
+          `INSERT INTO ${TABLE} ("id", "account_id", "url", "description", "enabled_events", "enabled", "status",
            "consecutive_failures", "secret", "created_at", "updated_at")
          SELECT $1, $2, $3, $4, $5::jsonb, true, 'enabled', 0, $6, $7, $7
          WHERE (SELECT count(*) FROM ${TABLE} WHERE "account_id" = $2) < $8
          RETURNING ${COLUMNS}`,
-        [
-          endpoint.id,
-          endpoint.accountId,
-          endpoint.url,
-          endpoint.description,
-          JSON.stringify(endpoint.enabledEvents),
-          endpoint.secret,
-          endpoint.now,
-          limit,
-        ],
-      );
-      return rows[0] ? rowOf(rows[0]) : null;
-    });
+          [
+            endpoint.id,
+            endpoint.accountId,
+            endpoint.url,
+            endpoint.description,
+            JSON.stringify(endpoint.enabledEvents),
+            endpoint.secret,
+            endpoint.now,
+            limit,
+          ],
+        );
+        return rows[0] ? rowOf(rows[0]) : null;
+      })
+      .then((created) => this.committed(created));
   }
 
   /** The account's endpoints, oldest first. */
@@ -165,7 +180,7 @@ export class EndpointRepository {
         now,
       ],
     );
-    return rows[0] ? rowOf(rows[0]) : null;
+    return this.committed(rows[0] ? rowOf(rows[0]) : null);
   }
 
   /**

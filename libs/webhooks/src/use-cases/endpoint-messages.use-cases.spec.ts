@@ -9,6 +9,7 @@ import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '@gen/testin
 import { generateEndpointSecret } from '@gen/webhook-signing';
 import { WebhookSender } from '../outbound/webhook-sender';
 import { enabledState } from '../domain/endpoint';
+import { EndpointDirectory } from '../persistence/endpoint-directory';
 import { EndpointRepository } from '../persistence/endpoint.repository';
 import type { EndpointEventName } from '../domain/event-names';
 import { MessageRepository } from '../persistence/message.repository';
@@ -45,6 +46,7 @@ describe.each(DATABASE_KINDS)('endpoint messages, queued and delivered, on %s', 
   let test: TestDatabase;
   let database: Database;
   let endpoints: EndpointRepository;
+  let directory: EndpointDirectory;
   let messages: MessageRepository;
   let queue: QueueEndpointMessagesUseCase;
   let deliver: DeliverEndpointMessageUseCase;
@@ -77,10 +79,17 @@ describe.each(DATABASE_KINDS)('endpoint messages, queued and delivered, on %s', 
     const sender = new WebhookSender(
       loadConfig({ WEBHOOK_ALLOW_PRIVATE_CIDRS: '127.0.0.0/8', WEBHOOK_RETRY_SCHEDULE: '10,30' }),
     );
-    queue = new QueueEndpointMessagesUseCase(endpoints, messages, accounts, storage, clock);
+    // The directory as the module runs it: listening for changes and keeping lookups.
+    directory = new EndpointDirectory(endpoints, database);
+    directory.onModuleInit();
+    await directory.ready();
+    queue = new QueueEndpointMessagesUseCase(directory, messages, accounts, storage, clock);
     deliver = new DeliverEndpointMessageUseCase(messages, endpoints, sender, clock);
   });
-  afterAll(() => test.close());
+  afterAll(async () => {
+    await directory.onModuleDestroy();
+    await test.close();
+  });
   beforeEach(() => {
     now = T0;
   });

@@ -12,7 +12,7 @@ import { deliveryLanguage, deliveryRecord } from '../domain/delivery-record';
 import { endpointMessageBody } from '../domain/endpoint-message';
 import { endpointIsActive } from '../domain/endpoint';
 import { endpointReceives } from '../domain/event-names';
-import { EndpointRepository } from '../persistence/endpoint.repository';
+import { EndpointDirectory } from '../persistence/endpoint-directory';
 import { MessageRepository } from '../persistence/message.repository';
 
 /**
@@ -30,7 +30,7 @@ export const MESSAGE_URL_SECONDS = 86_400;
 @Injectable()
 export class QueueEndpointMessagesUseCase {
   constructor(
-    private readonly endpoints: EndpointRepository,
+    private readonly endpoints: EndpointDirectory,
     private readonly messages: MessageRepository,
     @Inject(ACCOUNT_DIRECTORY) private readonly accounts: AccountDirectory,
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
@@ -40,7 +40,7 @@ export class QueueEndpointMessagesUseCase {
   async execute(event: EventEnvelope<TaskTerminalPayload>): Promise<number> {
     const { payload, type } = event;
     if (!payload.record) return 0;
-    const receivers = (await this.endpoints.endpointsOf(payload.accountId)).filter(
+    const receivers = (await this.endpoints.of(payload.accountId)).filter(
       (endpoint) => endpointIsActive(endpoint) && endpointReceives(endpoint.enabledEvents, type),
     );
     if (receivers.length === 0) return 0;
