@@ -37,6 +37,8 @@ export class EmbeddedModule {
           AccountsModule.forRoot({ http: true }),
           BillingModule.forRoot({ http: true }),
           MediaModule.forRoot({ http: true, workers: true }),
+          // Its TASK_EVENT_LISTENERS lets the tasks domain skip terminal events that nothing would read.
+          WebhooksModule.forRoot({ workers: true, http: true }),
         ),
         // The asset library reads files through FILES_PORT (MediaModule, composed above).
         AssetsModule.forRoot({ http: true }),
@@ -45,7 +47,6 @@ export class EmbeddedModule {
         ProvidersModule,
         ChatExecutionModule,
         RunnerModule,
-        WebhooksModule.forRoot({ workers: true, http: true }),
         CompatModule,
         // The web console's pages at /console, beside the console sign-in of the accounts module.
         ConsoleWebModule.forRoot(),

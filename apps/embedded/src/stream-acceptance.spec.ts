@@ -8,14 +8,17 @@ jest.setTimeout(60_000);
 type Json = Record<string, unknown>;
 
 /**
- * What a streamed text task writes at acceptance (issue 31): its hold and its row, and no task.created event,
+ * What a streamed text task writes (issue 31): at acceptance its hold and its row, and no task.created event,
  * whose only reader for such a task was billing's confirm; the hold is confirmed directly. A task of
- * createTask still announces itself (the runner picks it up from task.created).
+ * createTask still announces itself (the runner picks it up from task.created). At its end no terminal event
+ * either when nothing would read it (no callback URL, no account endpoint listening): it is settled directly.
  */
 describe('a streamed text task at acceptance', () => {
   let app: Embedded;
   let database: Database;
   const created: string[] = [];
+  /** Every task.* event seen, as `type taskId`. */
+  const seen: string[] = [];
 
   beforeAll(async () => {
     app = await startEmbedded();
@@ -25,6 +28,7 @@ describe('a streamed text task at acceptance', () => {
       { group: 'test-observer', types: Object.values(TaskEventType) as TaskEventName[] },
       async (event) => {
         if (event.type === TaskEventType.created) created.push(event.payload.taskId);
+        seen.push(`${event.type} ${event.payload.taskId}`);
       },
     );
   });
@@ -75,6 +79,10 @@ describe('a streamed text task at acceptance', () => {
     }
     expect(task).toMatchObject({ state: 'succeeded', settled: true });
     expect(await holdStatus(taskId!)).toBe('settled');
+    // Its stream lease lived until the settlement was recorded.
+    expect(
+      await database.query(`SELECT 1 FROM "tasks"."stream_leases" WHERE "task_id" = $1`, [taskId]),
+    ).toEqual([]);
     const charged = await database.query<{ charged: string }>(
       `SELECT "charged_e9"::text AS "charged" FROM "billing"."holds" WHERE "id" = $1`,
       [taskId],
@@ -92,5 +100,48 @@ describe('a streamed text task at acceptance', () => {
       await new Promise((r) => setTimeout(r, 20));
     expect(created).toEqual([sketchId]);
     expect(created).not.toContain(taskId);
+    // Its end wrote no event either (nothing would have read it); the sketch's end did.
+    for (let i = 0; i < 200 && !seen.includes(`task.succeeded ${sketchId}`); i += 1)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(seen.filter((e) => e.endsWith(taskId!))).toEqual([]);
+    expect(seen).toContain(`task.succeeded ${sketchId}`);
+  });
+
+  it('announces its end when an endpoint of the account listens, which then gets its message', async () => {
+    const auth = { authorization: `Bearer ${app.boot.apiKey}` };
+    // An endpoint added by another process: this one hears of it from the database (NOTIFY).
+    await database.query(
+      `INSERT INTO "webhooks"."endpoints" ("id", "account_id", "url", "description", "enabled_events", "enabled",
+         "status", "consecutive_failures", "secret", "created_at", "updated_at")
+       VALUES ('whe_stream_test', $1, 'https://hooks.example.com/in', '', '["task.succeeded"]', true, 'enabled', 0,
+               'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', now(), now())`,
+      [app.boot.accountId],
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const reply = await app.call('POST', '/v1/chat/completions', {
+      headers: auth,
+      body: { model: 'local/echo/chat', messages: [{ role: 'user', content: 'heard' }] },
+    });
+    expect(reply.status).toBe(200);
+    const taskId = reply.headers.get('x-service-task-id')!;
+    let messages: { event_type: string }[] = [];
+    for (let i = 0; i < 100 && messages.length === 0; i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+      messages = await database.query<{ event_type: string }>(
+        `SELECT "event_type" FROM "webhooks"."messages" WHERE "task_id" = $1`,
+        [taskId],
+      );
+    }
+    expect(messages).toEqual([{ event_type: 'task.succeeded' }]);
+    expect(seen).toContain(`task.succeeded ${taskId}`);
+    let task: Json | undefined;
+    for (let i = 0; i < 100 && task?.['settled'] !== true; i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+      task = (await app.call('GET', `/api/v1/jobs/recordInfo?taskId=${taskId}`, { headers: auth })).json[
+        'data'
+      ] as Json;
+    }
+    expect(task).toMatchObject({ state: 'succeeded', settled: true });
+    expect(await holdStatus(taskId)).toBe('settled');
   });
 });

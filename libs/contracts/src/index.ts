@@ -6,6 +6,7 @@ export * from './key-spend.ports';
 export * from './events';
 export * from './holds.ports';
 export * from './task-events';
+export * from './task-event-listeners.ports';
 export * from './event-map';
 export * from './catalog.ports';
 export * from './chat';

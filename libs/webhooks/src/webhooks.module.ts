@@ -1,4 +1,5 @@
 import { Module, type DynamicModule, type Provider, type Type } from '@nestjs/common';
+import { TASK_EVENT_LISTENERS } from '@gen/contracts';
 import { endpointUrlPolicyProvider } from './domain/endpoint-url.policy';
 import { WebhookDeliveryWorker } from './events/webhook-delivery.worker';
 import { AdminDeliveriesController } from './http/admin-deliveries.controller';
@@ -76,10 +77,18 @@ export class WebhooksModule {
         ListEndpointMessagesUseCase,
         ...ENDPOINT_PROVIDERS,
         // Queueing needs the endpoint directory, which listens for endpoint changes on a connection of its own.
+        // It tells the tasks domain of the process whether an account's terminal events have listeners.
         ...(options.workers
-          ? [EndpointDirectory, QueueEndpointMessagesUseCase, WebhookDeliveryWorker, WebhookMetrics]
+          ? [
+              EndpointDirectory,
+              { provide: TASK_EVENT_LISTENERS, useExisting: EndpointDirectory },
+              QueueEndpointMessagesUseCase,
+              WebhookDeliveryWorker,
+              WebhookMetrics,
+            ]
           : []),
       ],
+      exports: options.workers ? [TASK_EVENT_LISTENERS] : [],
     };
   }
 }

@@ -127,6 +127,9 @@ export class TaskFlowWorker implements OnApplicationBootstrap, BeforeApplication
     clearInterval(this.timer);
     await this.sweeping;
     await Promise.all(this.subscriptions.map((s) => s.stop()));
+    // The direct settlements of the last reports, while billing still answers (a lapsed lease would otherwise
+    // leave them to the sweeper after the next start).
+    await this.execution.settled();
     await this.relay?.stop();
     this.removeMetrics?.();
   }

@@ -3,7 +3,7 @@ import { TaskEventType } from '@gen/contracts';
 import { migrate, type Database } from '@gen/persistence';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '@gen/testing';
 import type { TaskRow } from './task-row';
-import { TaskRepository } from './task.repository';
+import { TaskRepository, type TransitionedTask } from './task.repository';
 import { TASKS_SCHEMA, type TasksMigrations } from './tasks-schema';
 
 const T0 = new Date('2026-11-24T10:00:00.000Z');
@@ -271,44 +271,62 @@ describe.each(DATABASE_KINDS)(
       expect(kept).toEqual([ids[2]]);
     });
 
-    it("ends a streamed task's lease in the statement that ends the task, and only then", async () => {
-      const ids = ['sl_run', 'sl_ok', 'sl_fail', 'sl_stale'].map((id) => `${id}_${kind}`);
-      for (const id of ids) await tasks.insert(queued(id), [], { owner: 'proc_a', leaseMs: 10_000 });
-      await tasks.transition(ids[3]!, ['queued'], { state: 'expired', completedAt: T0, costE9: 0n }, null);
-      await rows(`INSERT INTO "tasks"."stream_leases" VALUES ($1, 'proc_a', now())`, [ids[3]]);
+    it('writes no events for a quiet end of a streamed task, and ends its lease only with its settlement', async () => {
+      const ids = ['sq_quiet', 'sq_loud', 'sq_runner', 'sq_running'].map((id) => `${id}_${kind}`);
+      const [quiet, loud, runner, running] = ids as [string, string, string, string];
+      for (const id of [quiet, loud, running])
+        await tasks.insert(queued(id), [], { owner: 'proc_a', leaseMs: 10_000 });
+      // Run by the runner: no stream lease, so `quiet` writes its events all the same (billing needs them).
+      await tasks.insert(queued(runner), []);
+      await rows(`DELETE FROM "tasks"."outbox"`);
       const statements = jest.spyOn(database, 'query');
+      let moved: (TransitionedTask | null)[];
       try {
-        await Promise.all([
-          tasks.transition(ids[0]!, ['queued'], { state: 'running', startedAt: T0 }, null),
+        moved = await Promise.all([
           tasks.transition(
-            ids[1]!,
-            ['queued', 'running'],
+            quiet,
+            ['queued'],
             { state: 'succeeded', completedAt: T0, costE9: 1n },
-            null,
+            [failedEvent(quiet)],
+            {
+              quiet: true,
+            },
           ),
+          tasks.transition(loud, ['queued'], { state: 'failed', completedAt: T0, costE9: 0n }, [
+            failedEvent(loud),
+          ]),
           tasks.transition(
-            ids[2]!,
-            ['queued', 'running'],
+            runner,
+            ['queued'],
             { state: 'failed', completedAt: T0, costE9: 0n },
-            null,
+            [failedEvent(runner)],
+            {
+              quiet: true,
+            },
           ),
-          // Stale news (the task ended before): nothing changes, its lease row included.
-          tasks.transition(
-            ids[3]!,
-            ['queued', 'running'],
-            { state: 'failed', completedAt: T0, costE9: 0n },
-            null,
-          ),
+          tasks.transition(running, ['queued'], { state: 'running', startedAt: T0 }, null, { quiet: true }),
         ]);
         expect(statements.mock.calls.length).toBeLessThanOrEqual(2);
       } finally {
         statements.mockRestore();
       }
-      const leased = await rows(
-        `SELECT "task_id" FROM "tasks"."stream_leases" WHERE "task_id" = ANY($1::text[]) ORDER BY "task_id"`,
-        [ids],
-      );
-      expect(leased.map((r) => r['task_id'])).toEqual([ids[0], ids[3]].sort());
+      expect(moved.map((t) => [t?.id, t?.state, t?.streamed, t?.announced])).toEqual([
+        [quiet, 'succeeded', true, false],
+        [loud, 'failed', true, true],
+        [runner, 'failed', false, true],
+        [running, 'running', true, false],
+      ]);
+      const keys = (await rows(`SELECT "key" FROM "tasks"."outbox" ORDER BY "seq"`)).map((r) => r['key']);
+      expect(keys.sort()).toEqual([loud, runner].sort());
+      const leased = async () =>
+        (
+          await rows(`SELECT "task_id" FROM "tasks"."stream_leases" WHERE "task_id" = ANY($1::text[])`, [ids])
+        ).map((r) => r['task_id'] as string);
+      // An ended task keeps its lease until it is settled: the lease is what a sweeper settles it by.
+      expect((await leased()).sort()).toEqual([quiet, loud, running].sort());
+      expect(await tasks.markSettled(quiet, 1n)).toBe(true);
+      expect(await tasks.markSettled(loud, 0n)).toBe(true);
+      expect(await leased()).toEqual([running]);
     });
   },
 );

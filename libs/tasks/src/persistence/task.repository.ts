@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DATABASE, GroupCommit, type Database } from '@gen/persistence';
+import { DATABASE, GroupCommit, rowBigint, type Database } from '@gen/persistence';
 import type { TaskState } from '../domain/task-state';
 import { TASK_COLUMNS, taskRowOf, type TaskRow } from './task-row';
 import { OutboxSignal, outboxRows, type OutgoingEvent } from '@gen/messaging';
@@ -64,6 +64,24 @@ interface TaskTransition {
   readonly change: TaskChange;
   readonly outbox: OutboxEvents;
   readonly forget: boolean;
+  readonly quiet: boolean;
+}
+
+/** A stream lease a sweeper claimed, with what it must know of its task (null fields: the task is gone). */
+export interface LapsedStreamLease {
+  readonly taskId: string;
+  readonly state: TaskState | null;
+  readonly requestId: string | null;
+  readonly settled: boolean;
+  readonly costE9: bigint | null;
+}
+
+/** A task as a transition left it. */
+export interface TransitionedTask extends TaskRow {
+  /** It has a stream lease: a text task streamed to a client, settled directly (see `transition`). */
+  readonly streamed: boolean;
+  /** The transition's events were written (always, unless `quiet` and streamed). */
+  readonly announced: boolean;
 }
 
 /** The SQL type of each value of `taskValues`, in TASK_COLUMNS order (json travels as text). */
@@ -161,10 +179,15 @@ export class TaskRepository {
   private readonly settlements = new GroupCommit<{ taskId: string; costE9: bigint }, boolean>({
     many: async (items) => {
       const rows = await this.db.query<{ id: string }>(
-        `UPDATE "tasks"."tasks" AS t SET "settled" = true, "cost_e9" = s."cost_e9"
-         FROM unnest($1::text[], $2::bigint[]) AS s("id", "cost_e9")
-         WHERE t."id" = s."id" AND t."settled" = false
-         RETURNING t."id"`,
+        `WITH "settled" AS (
+           UPDATE "tasks"."tasks" AS t SET "settled" = true, "cost_e9" = s."cost_e9"
+           FROM unnest($1::text[], $2::bigint[]) AS s("id", "cost_e9")
+           WHERE t."id" = s."id" AND t."settled" = false
+           RETURNING t."id"
+         ), "unleased" AS (
+           DELETE FROM "tasks"."stream_leases" l USING "settled" WHERE l."task_id" = "settled"."id"
+         )
+         SELECT "id" FROM "settled"`,
         [items.map((i) => i.taskId), items.map((i) => i.costE9.toString())],
       );
       const done = new Set(rows.map((row) => row.id));
@@ -180,7 +203,7 @@ export class TaskRepository {
   });
 
   /** Transitions that arrive together share one statement (see `transition`). */
-  private readonly transitions = new GroupCommit<TaskTransition, TaskRow | null>({
+  private readonly transitions = new GroupCommit<TaskTransition, TransitionedTask | null>({
     many: (transitions) => this.transitionMany(transitions),
     keyOf: (transition) => transition.taskId,
   });
@@ -265,12 +288,14 @@ export class TaskRepository {
    * `owner` (a sweeper): another sweeper skips them meanwhile, and takes them over if this one dies before it
    * deletes them. Each comes with its task's state and request id (null when the task row is gone).
    */
-  async claimLapsedStreamLeases(
-    owner: string,
-    claimMs: number,
-    limit: number,
-  ): Promise<{ taskId: string; state: TaskState | null; requestId: string | null }[]> {
-    const rows = await this.db.query<{ task_id: string; state: TaskState | null; request_id: string | null }>(
+  async claimLapsedStreamLeases(owner: string, claimMs: number, limit: number): Promise<LapsedStreamLease[]> {
+    const rows = await this.db.query<{
+      task_id: string;
+      state: TaskState | null;
+      request_id: string | null;
+      settled: boolean | null;
+      cost_e9: unknown;
+    }>(
       `WITH "claimed" AS (
          UPDATE "tasks"."stream_leases" l
          SET "owner" = $1, "lease_until" = now() + $2::int * interval '1 millisecond'
@@ -281,11 +306,17 @@ export class TaskRepository {
          WHERE l."task_id" = d."task_id"
          RETURNING l."task_id"
        )
-       SELECT c."task_id", t."state", t."request_id"
+       SELECT c."task_id", t."state", t."request_id", t."settled", t."cost_e9"
        FROM "claimed" c LEFT JOIN "tasks"."tasks" t ON t."id" = c."task_id"`,
       [owner, claimMs, limit],
     );
-    return rows.map((row) => ({ taskId: row.task_id, state: row.state, requestId: row.request_id }));
+    return rows.map((row) => ({
+      taskId: row.task_id,
+      state: row.state,
+      requestId: row.request_id,
+      settled: row.settled === true,
+      costE9: row.cost_e9 === null || row.cost_e9 === undefined ? null : rowBigint(row.cost_e9),
+    }));
   }
 
   /**
@@ -385,17 +416,20 @@ export class TaskRepository {
    * Applies a transition once, in one statement: the row is updated only while its state is one of `from`,
    * and the events are written to the outbox only if it was. The events are built beforehand from a snapshot
    * of the task (its identity never changes) and the change. Returns the updated task, or null when the news
-   * was stale. A task that ends loses its stream lease in the same statement: its report is applied, there is
-   * nothing left for a lease to guard. Transitions of several tasks that arrive together share one statement
-   * (one commit); two of one task never do.
+   * was stale. Transitions of several tasks that arrive together share one statement (one commit); two of one
+   * task never do.
+   *
+   * `quiet`: a task streamed to a client (it has a stream lease) gets no events, as nothing would read them;
+   * its caller settles it directly. Its stream lease stays until the task is settled (`markSettled` deletes
+   * it): a lease that lapses on an ended, unsettled task is the sweeper's cue to settle it (InterruptStreams).
    */
   async transition(
     taskId: string,
     from: readonly TaskState[],
     change: TaskChange,
     outbox: OutboxEvents | null,
-    options: { forgetIdempotencyKey?: boolean } = {},
-  ): Promise<TaskRow | null> {
+    options: { forgetIdempotencyKey?: boolean; quiet?: boolean } = {},
+  ): Promise<TransitionedTask | null> {
     const events = outbox ?? [];
     const done = await this.transitions.run({
       taskId,
@@ -403,8 +437,9 @@ export class TaskRepository {
       change,
       outbox: events,
       forget: options.forgetIdempotencyKey === true,
+      quiet: options.quiet === true,
     });
-    if (done && events.length > 0) this.outboxSignal.notify();
+    if (done?.announced && events.length > 0) this.outboxSignal.notify();
     return done;
   }
 
@@ -412,7 +447,7 @@ export class TaskRepository {
    * Several transitions (of distinct tasks) in one statement: each row is updated only from its own states;
    * an event is written only with its task's change, the events in their order.
    */
-  private async transitionMany(transitions: readonly TaskTransition[]): Promise<(TaskRow | null)[]> {
+  private async transitionMany(transitions: readonly TaskTransition[]): Promise<(TransitionedTask | null)[]> {
     const changes = transitions.map((t) => changeValues(t.change));
     const column = (i: number): unknown[] => changes.map((values) => values[i]);
     const events = transitions.flatMap((t) => t.outbox.map(() => t.taskId));
@@ -428,37 +463,45 @@ export class TaskRepository {
            "cost_e9" = COALESCE(c."to_cost_e9", t."cost_e9"),
            "text_output" = COALESCE(c."to_text_output"::json, t."text_output")
          FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::text[],
-                     $7::text[], $8::text[], $9::bigint[], $10::text[], $11::boolean[])
+                     $7::text[], $8::text[], $9::bigint[], $10::text[], $11::boolean[], $12::boolean[])
            AS c("to_id", "from_states", "to_state", "to_started_at", "to_completed_at", "to_error_code",
-                "to_assets", "to_usage", "to_cost_e9", "to_text_output", "to_forget")
+                "to_assets", "to_usage", "to_cost_e9", "to_text_output", "to_forget", "to_quiet")
          WHERE t."id" = c."to_id" AND t."state" = ANY(string_to_array(c."from_states", ','))
-         RETURNING ${TASK_COLUMNS.replace(/"([a-z_0-9]+)"/g, 't."$1"')}, c."to_forget"
+         RETURNING ${TASK_COLUMNS.replace(/"([a-z_0-9]+)"/g, 't."$1"')}, c."to_forget",
+           EXISTS (SELECT 1 FROM "tasks"."stream_leases" l WHERE l."task_id" = t."id") AS "streamed",
+           c."to_quiet"
        ), "events" AS (
          INSERT INTO "tasks"."outbox" ("id", "topic", "key", "envelope")
          SELECT e."id", e."topic", e."key", e."envelope"::json
-         FROM unnest($12::text[], $13::text[], $14::text[], $15::text[], $16::text[]) WITH ORDINALITY
+         FROM unnest($13::text[], $14::text[], $15::text[], $16::text[], $17::text[]) WITH ORDINALITY
            AS e("task_id", "id", "topic", "key", "envelope", "n")
-         WHERE EXISTS (SELECT 1 FROM "task" WHERE "task"."id" = e."task_id")
+         WHERE EXISTS (
+           SELECT 1 FROM "task" WHERE "task"."id" = e."task_id" AND NOT ("task"."to_quiet" AND "task"."streamed")
+         )
          ORDER BY e."n"
        ), "forget" AS (
          DELETE FROM "tasks"."idempotency_records" r USING "task"
          WHERE "task"."to_forget" AND r."account_id" = "task"."account_id" AND r."scope" = 'create'
            AND r."task_id" = "task"."id"
-       ), "unleased" AS (
-         DELETE FROM "tasks"."stream_leases" l USING "task"
-         WHERE l."task_id" = "task"."id" AND "task"."state" NOT IN ('queued', 'running')
        )
-       SELECT ${TASK_COLUMNS} FROM "task"`,
+       SELECT ${TASK_COLUMNS}, "streamed", "to_quiet" FROM "task"`,
       [
         transitions.map((t) => t.taskId),
         transitions.map((t) => t.from.join(',')),
         ...Array.from({ length: 8 }, (_, i) => column(i)),
         transitions.map((t) => t.forget),
+        transitions.map((t) => t.quiet),
         events,
         ...outboxParams(transitions.flatMap((t) => t.outbox)),
       ],
     );
-    const byId = new Map(rows.map((row) => taskRowOf(row)).map((task) => [task.id, task]));
+    const byId = new Map(
+      rows.map((row): [string, TransitionedTask] => {
+        const streamed = row['streamed'] === true;
+        const task = taskRowOf(row);
+        return [task.id, { ...task, streamed, announced: !(streamed && row['to_quiet'] === true) }];
+      }),
+    );
     return transitions.map((t) => byId.get(t.taskId) ?? null);
   }
 
@@ -472,7 +515,10 @@ export class TaskRepository {
     return rows.map(taskRowOf);
   }
 
-  /** Records billing's final word: the charge, and `settled`. Only once. */
+  /**
+   * Records billing's final word: the charge, and `settled`. Only once. A streamed task's stream lease ends
+   * with it (in the same statement): nothing is left for the lease to guard.
+   */
   markSettled(taskId: string, costE9: bigint): Promise<boolean> {
     return this.settlements.run({ taskId, costE9 });
   }

@@ -3,6 +3,7 @@ import {
   TaskEventType,
   type CatalogPort,
   type ExecutionSucceededPayload,
+  type HoldsPort,
   type TypedEvent,
 } from '@gen/contracts';
 import type { TaskRow } from '../persistence/task-row';
@@ -42,11 +43,13 @@ function fixture(row: TaskRow, chargeFor: CatalogPort['chargeFor']) {
     findById: async () => row,
     transition: async (_id: string, _from: unknown, change: TaskChange, outbox: OutboxEvents | null) => {
       transitions.push({ change, outbox });
-      return { ...row, ...change } as TaskRow;
+      return { ...row, ...change, streamed: false, announced: true } as TaskRow;
     },
   } as unknown as TaskRepository;
   const catalog = { chargeFor } as unknown as CatalogPort;
-  return { useCase: new ApplyExecutionUseCase(repository, catalog), transitions };
+  // No holds are called: without TASK_EVENT_LISTENERS every terminal event is written, billing settles from it.
+  const holds = {} as HoldsPort;
+  return { useCase: new ApplyExecutionUseCase(repository, catalog, holds), transitions };
 }
 
 const succeeded = (

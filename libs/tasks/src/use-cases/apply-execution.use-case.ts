@@ -1,21 +1,27 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import {
   CATALOG_PORT,
   ExecutionEventType,
+  HOLDS_PORT,
+  TASK_EVENT_LISTENERS,
   TaskEventType,
   type CatalogPort,
   type ExecutionEventName,
   type ExecutionUsage,
+  type HoldsPort,
+  type TaskEventListenersPort,
+  type TaskTerminalEventName,
   type TaskTerminalPayload,
   type TypedEvent,
 } from '@gen/contracts';
-import { formatUsd, parseUsd } from '@gen/core';
+import { LOGGER, formatUsd, parseUsd, type Logger } from '@gen/core';
 import { newEvent } from '@gen/messaging';
 import { IN_FLIGHT_STATES, isTerminal } from '../domain/task-state';
 import type { TaskRow } from '../persistence/task-row';
 import { taskSnapshotOf } from '../mappers/task-record';
-import type { OutboxEvents } from '../persistence/task.repository';
+import type { OutboxEvents, TransitionedTask } from '../persistence/task.repository';
 import { TaskRepository } from '../persistence/task.repository';
+import { settleTask } from './settle-task';
 
 /** The errorCode of a text answer the service lost: its process stopped (a cut, a lapsed stream lease). */
 export const SERVICE_INTERRUPTED = 'service_interrupted';
@@ -23,14 +29,30 @@ export const SERVICE_INTERRUPTED = 'service_interrupted';
 /**
  * Applies what the runner reports (topic task.execution) to the task, once: a transition happens only from
  * an in-flight state, so a terminal task ignores later news and a redelivered event changes nothing.
- * A terminal transition writes its task.* event in the same transaction; billing settles from it.
+ * A terminal transition writes its task.* event in the same transaction; billing settles from it. A text task
+ * streamed to a client whose terminal event nothing would read (no `callBackUrl`; TASK_EVENT_LISTENERS says no
+ * endpoint of its account listens) gets no event: it is settled here, directly, right after the transition
+ * (not awaited by the report; `settled()` waits for those in flight). Its stream lease, kept until the task is
+ * settled, is the durable trace: if this process dies in between, the lease lapses and the sweeper settles it.
  */
 @Injectable()
 export class ApplyExecutionUseCase {
+  private readonly settling = new Set<Promise<void>>();
+
   constructor(
     private readonly tasks: TaskRepository,
     @Inject(CATALOG_PORT) private readonly catalog: CatalogPort,
+    @Inject(HOLDS_PORT) private readonly holds: HoldsPort,
+    @Optional()
+    @Inject(TASK_EVENT_LISTENERS)
+    private readonly listeners: TaskEventListenersPort | null = null,
+    @Optional() @Inject(LOGGER) private readonly logger: Logger | null = null,
   ) {}
+
+  /** Resolves once the direct settlements begun so far are through (or failed: the sweeper retries them). */
+  async settled(): Promise<void> {
+    while (this.settling.size > 0) await Promise.all([...this.settling]);
+  }
 
   /** Returns the task as the transition left it, or null when the event changed nothing. */
   async apply(event: TypedEvent<ExecutionEventName>): Promise<TaskRow | null> {
@@ -63,11 +85,14 @@ export class ApplyExecutionUseCase {
           ...(payload.text !== undefined ? { textOutput: payload.text } : {}),
           costE9: charge,
         } as const;
-        return this.tasks.transition(
-          task.id,
-          IN_FLIGHT_STATES,
-          change,
-          terminalEvents({ ...task, ...change }, event.id, formatUsd(charge)),
+        return this.settleUnannounced(
+          await this.tasks.transition(
+            task.id,
+            IN_FLIGHT_STATES,
+            change,
+            terminalEvents({ ...task, ...change }, event.id, formatUsd(charge)),
+            { quiet: await this.unheard(task, TaskEventType.succeeded) },
+          ),
         );
       }
       case ExecutionEventType.failed: {
@@ -81,16 +106,51 @@ export class ApplyExecutionUseCase {
           errorCode: payload.errorCode,
           costE9: 0n,
         } as const;
-        return this.tasks.transition(
-          task.id,
-          IN_FLIGHT_STATES,
-          change,
-          terminalEvents({ ...task, ...change }, event.id, '0'),
-          // An answer the service lost (its process stopped): the client may send it again under its key.
-          { forgetIdempotencyKey: payload.errorCode === SERVICE_INTERRUPTED },
+        return this.settleUnannounced(
+          await this.tasks.transition(
+            task.id,
+            IN_FLIGHT_STATES,
+            change,
+            terminalEvents({ ...task, ...change }, event.id, '0'),
+            {
+              // An answer the service lost (its process stopped): the client may send it again under its key.
+              forgetIdempotencyKey: payload.errorCode === SERVICE_INTERRUPTED,
+              quiet: await this.unheard(task, TaskEventType.failed),
+            },
+          ),
         );
       }
     }
+  }
+
+  /** Nothing outside tasks and billing would read this terminal event of the task's (see the class). */
+  private async unheard(task: TaskRow, type: TaskTerminalEventName): Promise<boolean> {
+    if (task.callbackUrl !== null || this.listeners === null) return false;
+    try {
+      return !(await this.listeners.listens(task.accountId, type));
+    } catch {
+      return false;
+    }
+  }
+
+  /** Settles a task whose terminal event was not written (billing would have settled from it). */
+  private settleUnannounced(task: TransitionedTask | null): TaskRow | null {
+    if (!task || task.announced) return task;
+    const settling = settleTask(this.holds, task).then(
+      (hold) =>
+        this.logger?.info(
+          { taskId: task.id, request_id: task.requestId, charge: hold?.charged },
+          `hold ${hold?.status ?? 'not found'} directly`,
+        ),
+      (error: unknown) =>
+        this.logger?.warn(
+          { taskId: task.id, request_id: task.requestId, err: error },
+          'direct settlement failed: the stream lease sweeper settles the task once its lease lapses',
+        ),
+    );
+    this.settling.add(settling);
+    void settling.finally(() => this.settling.delete(settling));
+    return task;
   }
 
   /**

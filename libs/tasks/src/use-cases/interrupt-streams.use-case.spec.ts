@@ -3,6 +3,8 @@ import {
   TaskEventType,
   type CatalogPort,
   type EventEnvelope,
+  type HoldsPort,
+  type TaskEventListenersPort,
   type TypedEvent,
 } from '@gen/contracts';
 import { InProcessEventBus, OutboxSignal, subscribeEvents } from '@gen/messaging';
@@ -74,6 +76,25 @@ describe.each(DATABASE_KINDS)('stream leases on %s: a text task whose streaming 
   const reports: TypedEvent<typeof ExecutionEventType.failed>[] = [];
   let now = Date.now();
   const clock = { now: () => new Date(now) };
+  /** Billing's holds, as the tasks domain calls them directly: each call recorded. */
+  const billed: [string, string][] = [];
+  const holds = {
+    settle: async (holdId: string, charge: string) => {
+      billed.push([holdId, `settle ${charge}`]);
+      return { holdId, status: 'settled', amount: '0.004', charged: charge };
+    },
+    release: async (holdId: string) => {
+      billed.push([holdId, 'release']);
+      return { holdId, status: 'released', amount: '0.004', charged: '0' };
+    },
+  } as unknown as HoldsPort;
+  const leased = async (ids: string[]) =>
+    (
+      await database.query<{ task_id: string }>(
+        `SELECT "task_id" FROM "tasks"."stream_leases" WHERE "task_id" = ANY($1::text[]) ORDER BY "task_id"`,
+        [ids],
+      )
+    ).map((r) => r.task_id);
 
   beforeAll(async () => {
     test = await openTestDatabase(kind);
@@ -81,7 +102,8 @@ describe.each(DATABASE_KINDS)('stream leases on %s: a text task whose streaming 
     await migrate(database, TASKS_SCHEMA);
     tasks = new TaskRepository(database, {} as TasksMigrations, new OutboxSignal());
     bus = new InProcessEventBus();
-    const apply = new ApplyExecutionUseCase(tasks, {} as CatalogPort);
+    // No TASK_EVENT_LISTENERS here (as in a fleet's tasks app): every terminal event is written.
+    const apply = new ApplyExecutionUseCase(tasks, {} as CatalogPort, holds);
     // The tasks service's consumer of task.execution, as TaskFlowWorker subscribes it.
     await subscribeEvents(bus, { group: 'tasks', types: [ExecutionEventType.failed] }, async (event) => {
       reports.push(event);
@@ -121,10 +143,19 @@ describe.each(DATABASE_KINDS)('stream leases on %s: a text task whose streaming 
       windowStart: new Date(Date.now() - 86_400_000),
     });
     await tasks.insert(task(alive), [], { owner: 'proc-alive', leaseMs: LEASE_MS });
-    // Reported before its lease lapsed, but the release never came.
-    await tasks.insert(task(done, { state: 'succeeded' }), [], { owner: 'proc-gone', leaseMs: LEASE_MS });
+    // Reported and ended before its lease lapsed, but its settlement never came (its process died in between).
+    await tasks.insert(task(done, { state: 'succeeded', costE9: 2_000_000n }), [], {
+      owner: 'proc-gone',
+      leaseMs: LEASE_MS,
+    });
+    // Ended and settled: only its lease is left behind.
+    const over = `job_${kind}_over`;
+    await tasks.insert(task(over, { state: 'succeeded', costE9: 1_000_000n, settled: true }), [], {
+      owner: 'proc-gone',
+      leaseMs: LEASE_MS,
+    });
 
-    const sweeper = new InterruptStreamsUseCase(tasks, bus, options, clock);
+    const sweeper = new InterruptStreamsUseCase(tasks, bus, holds, options, clock);
     // A sweeper that just started gives live owners half a lease to renew.
     expect(await sweeper.execute()).toBe(0);
     for (let waited = 0; waited < LEASE_MS * 2; waited += LEASE_MS / 3) {
@@ -158,19 +189,72 @@ describe.each(DATABASE_KINDS)('stream leases on %s: a text task whose streaming 
         windowStart: new Date(Date.now() - 86_400_000),
       }),
     ).toBeNull();
-    // The live stream keeps its task and lease; the reported one only loses its lease.
+    // The live stream keeps its task and lease. The ended, unsettled one is settled by its cost, once; the
+    // settled one only loses its lease.
     expect(await tasks.findById(alive)).toMatchObject({ state: 'queued' });
     expect(await tasks.renewStreamLeases('proc-alive', [alive], LEASE_MS)).toEqual([alive]);
     expect(await tasks.findById(done)).toMatchObject({ state: 'succeeded' });
     expect(await terminal(done)).toEqual([]);
-    expect(
-      await database.query(
-        `SELECT "task_id" FROM "tasks"."stream_leases" WHERE "task_id" = ANY($1::text[])`,
-        [[dead, done]],
-      ),
-    ).toEqual([]);
-    // Nothing is reported twice.
+    expect(billed).toEqual([[done, 'settle 0.002']]);
+    // The failed and the settled-by-the-sweeper keep their leases (claimed) until billing's record settles them.
+    expect(await leased([dead, done, over])).toEqual([dead, done].sort());
+    await tasks.markSettled(dead, 0n);
+    await tasks.markSettled(done, 2_000_000n);
+    expect(await leased([dead, done, over])).toEqual([]);
+    // Nothing is reported or settled twice.
     expect(await sweeper.execute()).toBe(0);
     expect(reports).toHaveLength(1);
+    expect(billed).toHaveLength(1);
+  });
+
+  it('settles a streamed task directly when nothing would read its terminal event, and only then', async () => {
+    const heard = new Set<string>(['acc_heard']);
+    const listeners: TaskEventListenersPort = { listens: async (accountId) => heard.has(accountId) };
+    const catalog = { chargeFor: () => '0.003' } as unknown as CatalogPort;
+    const apply = new ApplyExecutionUseCase(tasks, catalog, holds, listeners);
+    const quiet = `job_${kind}_quiet`;
+    const heardTask = `job_${kind}_heard`;
+    const callback = `job_${kind}_callback`;
+    const queued = `job_${kind}_queued_run`;
+    await tasks.insert(task(quiet), [], { owner: 'proc-a', leaseMs: 60_000 });
+    await tasks.insert(task(heardTask, { accountId: 'acc_heard' }), [], { owner: 'proc-a', leaseMs: 60_000 });
+    await tasks.insert(task(callback, { callbackUrl: 'https://hooks.example.com/cb' }), [], {
+      owner: 'proc-a',
+      leaseMs: 60_000,
+    });
+    // Run by the runner (no stream lease): billing always settles it from its event.
+    await tasks.insert(task(queued), []);
+    billed.length = 0;
+    const succeeded = (taskId: string): TypedEvent<typeof ExecutionEventType.succeeded> => ({
+      id: `evt_${taskId}`,
+      type: ExecutionEventType.succeeded,
+      version: 1,
+      key: taskId,
+      occurredAt: new Date().toISOString(),
+      correlationId: `req_${taskId}`,
+      causationId: `run_${taskId}`,
+      payload: {
+        taskId,
+        assets: [],
+        text: { content: 'hello', finishReason: 'stop' },
+        usage: { inputTokens: 3, cachedInputTokens: 0, outputTokens: 2, reasoningTokens: 0 },
+        finishedAt: new Date().toISOString(),
+      },
+    });
+    for (const id of [quiet, heardTask, callback, queued]) await apply.apply(succeeded(id));
+    await apply.settled();
+    // Only the streamed task nobody listens to: no event, settled directly by its cost; its lease stays until
+    // billing's record comes.
+    expect(await terminal(quiet)).toEqual([]);
+    expect(billed).toEqual([[quiet, 'settle 0.003']]);
+    for (const id of [heardTask, callback, queued])
+      expect([id, (await terminal(id)).map((e) => e.type)]).toEqual([id, [TaskEventType.succeeded]]);
+    expect(await leased([quiet, heardTask, callback])).toEqual([callback, heardTask, quiet].sort());
+    for (const id of [quiet, heardTask, callback])
+      expect(await tasks.findById(id)).toMatchObject({
+        state: 'succeeded',
+        costE9: 3_000_000n,
+        settled: false,
+      });
   });
 });

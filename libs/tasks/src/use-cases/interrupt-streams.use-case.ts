@@ -1,13 +1,14 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { ExecutionEventType } from '@gen/contracts';
+import { ExecutionEventType, HOLDS_PORT, type HoldsPort } from '@gen/contracts';
 import { CLOCK, LOGGER, type Clock, type Logger } from '@gen/core';
 import { EVENT_BUS, newEvent, publishEvents, type EventBus } from '@gen/messaging';
 import { isTerminal } from '../domain/task-state';
 import { TASKS_OPTIONS, type TasksOptions } from '../domain/task-options';
 import { TaskRepository } from '../persistence/task.repository';
 import { SERVICE_INTERRUPTED } from './apply-execution.use-case';
+import { settleTask } from './settle-task';
 
 /** How long a sweeper holds the lapsed leases it took while it reports their tasks (another takes over after). */
 const CLAIM_MS = 30_000;
@@ -18,6 +19,11 @@ const CLAIM_MS = 30_000;
  * would have reported a failure, so the task fails (cost 0), billing releases its hold and the tasks service
  * frees its Idempotency-Key (ApplyExecutionUseCase). The report goes to the bus keyed by the task, after the
  * lease lapsed: a report the streaming process published before it stopped renewing comes first, and wins.
+ *
+ * A lease lives until its task is settled (`markSettled` deletes it). One that lapsed on an ended task that is not
+ * settled yet is settled here, directly, as the process that ended it would have (it died in between, or its
+ * settlement failed): idempotent, billing finishes a hold once. On a settled task, or a task gone, the lease is
+ * only deleted.
  *
  * Run by the tasks service's sweeper every second. A lease that lapsed while no process of the tasks service ran
  * may belong to a stream still alive whose renewals failed meanwhile: for half a lease after this process
@@ -31,6 +37,7 @@ export class InterruptStreamsUseCase {
   constructor(
     private readonly tasks: TaskRepository,
     @Inject(EVENT_BUS) private readonly bus: EventBus,
+    @Inject(HOLDS_PORT) private readonly holds: HoldsPort,
     @Inject(TASKS_OPTIONS) private readonly options: TasksOptions,
     @Inject(CLOCK) private readonly clock: Clock,
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null = null,
@@ -47,9 +54,23 @@ export class InterruptStreamsUseCase {
     const done: string[] = [];
     let ended = 0;
     for (const lease of lapsed) {
-      // A task already ended (its report came, its deadline passed) or gone only leaves its lease behind.
-      if (lease.state === null || isTerminal(lease.state)) {
+      // A task gone, or ended and settled, only leaves its lease behind.
+      if (lease.state === null || (isTerminal(lease.state) && lease.settled)) {
         done.push(lease.taskId);
+        continue;
+      }
+      if (isTerminal(lease.state)) {
+        // Ended, not settled: the settlement's record (billing.holds -> markSettled) ends the lease. Until then
+        // the claim keeps other sweepers off; if this fails, the claim lapses and a sweeper tries again.
+        try {
+          await settleTask(this.holds, { id: lease.taskId, state: lease.state, costE9: lease.costE9 });
+          this.logger?.warn(
+            { taskId: lease.taskId, request_id: lease.requestId },
+            'ended task settled by the sweeper: its own settlement did not happen (stream lease lapsed)',
+          );
+        } catch (error) {
+          this.logger?.warn({ taskId: lease.taskId, err: error }, 'lapsed stream lease: settlement failed');
+        }
         continue;
       }
       try {
@@ -70,7 +91,7 @@ export class InterruptStreamsUseCase {
         this.logger?.warn({ taskId: lease.taskId, err: error }, 'lapsed stream lease could not be reported');
         continue;
       }
-      done.push(lease.taskId);
+      // Its lease stays (claimed) until the failure is settled.
       ended += 1;
       this.logger?.warn(
         { taskId: lease.taskId, request_id: lease.requestId },

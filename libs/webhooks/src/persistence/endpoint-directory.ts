@@ -1,6 +1,8 @@
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type { TaskEventListenersPort, TaskTerminalEventName } from '@gen/contracts';
 import { DATABASE, type Database, type Listening } from '@gen/persistence';
-import type { WebhookEndpoint } from '../domain/endpoint';
+import { endpointIsActive, type WebhookEndpoint } from '../domain/endpoint';
+import { endpointReceives } from '../domain/event-names';
 import { EndpointRepository } from './endpoint.repository';
 
 /**
@@ -20,7 +22,7 @@ const MAX_ACCOUNTS = 10_000;
  * listened to, nor from a lookup that a change overtook.
  */
 @Injectable()
-export class EndpointDirectory implements OnModuleInit, OnModuleDestroy {
+export class EndpointDirectory implements OnModuleInit, OnModuleDestroy, TaskEventListenersPort {
   private readonly known = new Map<string, readonly WebhookEndpoint[]>();
   /** Counts the changes heard: a lookup begun before one is not kept. */
   private changes = 0;
@@ -67,6 +69,13 @@ export class EndpointDirectory implements OnModuleInit, OnModuleDestroy {
       this.known.set(accountId, endpoints);
     }
     return endpoints;
+  }
+
+  /** The endpoints of the account that would get a message of this event now (TASK_EVENT_LISTENERS). */
+  async listens(accountId: string, type: TaskTerminalEventName): Promise<boolean> {
+    return (await this.of(accountId)).some(
+      (endpoint) => endpointIsActive(endpoint) && endpointReceives(endpoint.enabledEvents, type),
+    );
   }
 
   private forget(): void {
