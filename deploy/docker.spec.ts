@@ -337,12 +337,31 @@ describe('docker/compose.yaml', () => {
     expect(compose.services['migrate']).toMatchObject({ command: ['migrate'], restart: 'no' });
   });
 
+  /** A service's image as compose resolves it with nothing set, and the variable that replaces it. */
+  const imageOf = (service: string): { variable: string; fallback: string } => {
+    const match = /^\$\{([A-Z0-9_]+):-([^}]+)\}$/.exec(compose.services[service]?.image ?? '');
+    if (!match) throw new Error(`${service}: the image is not \${VARIABLE:-default}`);
+    return { variable: match[1]!, fallback: match[2]! };
+  };
+
   it('brings Kafka (KRaft), PostgreSQL, Redis and MinIO, each checked healthy before the apps start', () => {
-    expect(compose.services['kafka']?.image).toMatch(/^apache\/kafka:\d/);
+    expect(imageOf('kafka')).toEqual({
+      variable: 'KAFKA_IMAGE',
+      fallback: expect.stringMatching(/^apache\/kafka:\d/),
+    });
     expect(compose.services['kafka']?.environment?.['KAFKA_PROCESS_ROLES']).toBe('broker,controller');
-    expect(compose.services['postgres']?.image).toMatch(/^postgres:\d/);
-    expect(compose.services['redis']?.image).toMatch(/^redis:\d/);
-    expect(compose.services['minio']?.image).toMatch(/^minio\/minio:RELEASE\./);
+    expect(imageOf('postgres')).toEqual({
+      variable: 'POSTGRES_IMAGE',
+      fallback: expect.stringMatching(/^postgres:\d/),
+    });
+    expect(imageOf('redis')).toEqual({
+      variable: 'REDIS_IMAGE',
+      fallback: expect.stringMatching(/^redis:\d/),
+    });
+    expect(imageOf('minio')).toEqual({
+      variable: 'S3_IMAGE',
+      fallback: expect.stringMatching(/^minio\/minio:RELEASE\./),
+    });
     for (const name of ['kafka', 'postgres', 'redis', 'minio'])
       expect(compose.services[name]?.healthcheck?.test?.[0]).toBe('CMD');
     const env = compose.services['gateway']!.environment!;
@@ -359,7 +378,7 @@ describe('docker/compose.yaml', () => {
     const appOf = (upstream: string): string => conf.upstreams.get(upstream)!.replace(/:8080$/, '');
 
     it('is nginx on port 8080, its upstreams compose services on the apps port', () => {
-      expect(ingress.image).toMatch(/^nginx:\d/);
+      expect(ingress.image).toMatch(/^\$\{INGRESS_IMAGE:-nginx:\d[^}]*\}$/);
       expect(ingress.ports).toEqual(['8080:80']);
       for (const [name, target] of conf.upstreams) {
         expect(target).toBe(`${name}:8080`);

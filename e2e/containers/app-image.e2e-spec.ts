@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../support/app-process';
-import { withImage } from '../support/containers';
+import { fileIn, withImage } from '../support/containers';
 import { checkMoney } from '../support/money';
 
 type Json = Record<string, unknown>;
@@ -68,7 +68,7 @@ describeWithImage('the app image under a container engine', () => {
   });
 
   it('runs a task to its settlement, as a non-root user under tini, with no npm', async () => {
-    const boot = JSON.parse(exec('exec', name, 'cat', '/data/bootstrap.json')) as { apiKey: string };
+    const boot = JSON.parse(await fileIn(engine!, name, '/data/bootstrap.json')) as { apiKey: string };
     const auth = { authorization: `Bearer ${boot.apiKey}`, 'content-type': 'application/json' };
     const created = await fetch(`${base}/api/v1/jobs/createTask`, {
       method: 'POST',

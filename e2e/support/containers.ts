@@ -20,3 +20,22 @@ export function withImage(image: string): { engine: string | null; describe: jes
   if (!engine) console.log(`${image}: skipped (no podman or docker holds it; npm run images:build makes it)`);
   return { engine, describe: engine ? describe : describe.skip };
 }
+
+/**
+ * The file at `path` in container `name`, once it exists: a started app writes the demo account's
+ * bootstrap.json just after it starts to listen, so its health check can answer a moment before the file is there.
+ */
+export async function fileIn(
+  engine: string,
+  name: string,
+  path: string,
+  timeoutMs = 10_000,
+): Promise<string> {
+  const started = Date.now();
+  for (;;) {
+    const read = spawnSync(engine, ['exec', name, 'cat', path], { encoding: 'utf8' });
+    if (read.status === 0) return read.stdout;
+    if (Date.now() - started > timeoutMs) throw new Error(`${path} not in ${name} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

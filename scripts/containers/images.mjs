@@ -6,7 +6,9 @@
  * built with its size and build time. Its bases: the registry's `node:24-bookworm-slim` and `debian:bookworm-slim`
  * where a registry answers (`--bases registry`); otherwise (`--bases debian`) images made on this machine:
  * `localhost/debian:bookworm-slim` from Debian's packages (debootstrap, root) and `localhost/node:24-bookworm-slim`
- * from it with the Node binary the lockfile pins and npm. `auto` (the default) tries the registry first.
+ * from it with the Node binary the lockfile pins and npm. `auto` (the default) tries the registry first. With
+ * Debian bases it also makes the fleet's ingress, PostgreSQL and Redis from Debian's packages (SERVICE_IMAGES),
+ * for docker/compose.yaml's INGRESS_IMAGE, POSTGRES_IMAGE and REDIS_IMAGE.
  *
  * Behind an HTTPS proxy with its own CA (this machine), Podman builds get the host's CA bundle mounted for npm
  * during the build only (nothing of it stays in the image).
@@ -32,6 +34,19 @@ const LOCAL_DEBIAN = 'localhost/debian:bookworm-slim';
 const LOCAL_NODE = 'localhost/node:24-bookworm-slim';
 /** The fleet's ingress (nginx from Debian's packages), where no registry gives the public nginx image. */
 export const LOCAL_NGINX = 'localhost/nginx:bookworm';
+/**
+ * The fleet's services made from Debian's packages where no registry gives their public images: each keeps the
+ * conventions docker/compose.yaml relies on (POSTGRES_IMAGE, REDIS_IMAGE, INGRESS_IMAGE select them).
+ */
+export const SERVICE_IMAGES = [
+  { image: LOCAL_NGINX, dockerfile: 'nginx.Dockerfile', what: "Debian's nginx" },
+  {
+    image: 'localhost/postgres:15-bookworm',
+    dockerfile: 'postgres.Dockerfile',
+    what: "Debian's PostgreSQL 15",
+  },
+  { image: 'localhost/redis:7-bookworm', dockerfile: 'redis.Dockerfile', what: "Debian's Redis 7" },
+];
 const HOST_CA = '/etc/ssl/certs/ca-certificates.crt';
 
 /** The container engine that answers: podman first, then docker; null when neither does. */
@@ -124,19 +139,19 @@ function nodeBase(engine) {
   }
 }
 
-/** `localhost/nginx:bookworm`: Debian's nginx on the Debian base (docker/images/nginx.Dockerfile). */
-function nginxImage(engine) {
-  console.log(`images: ${LOCAL_NGINX} (Debian's nginx)`);
+/** One of SERVICE_IMAGES on the Debian base (docker/images/<dockerfile>). */
+function serviceImage(engine, { image, dockerfile, what }) {
+  console.log(`images: ${image} (${what})`);
   run(engine, [
     'build',
     '-q',
     '-f',
-    'docker/images/nginx.Dockerfile',
+    `docker/images/${dockerfile}`,
     ...(engine === 'podman' ? ['--format', 'docker'] : []),
     '--build-arg',
     `BASE_IMAGE=${LOCAL_DEBIAN}`,
     '-t',
-    LOCAL_NGINX,
+    image,
     'docker/images',
   ]);
 }
@@ -179,13 +194,13 @@ function main() {
   if (bases === 'debian') {
     debianBase(engine);
     nodeBase(engine);
-    nginxImage(engine);
+    for (const service of SERVICE_IMAGES) serviceImage(engine, service);
   }
   appImage(engine, bases);
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
   console.log(`images: built in ${seconds} s with ${engine}:`);
-  for (const image of [APP_IMAGE, ...(bases === 'debian' ? [LOCAL_NGINX, LOCAL_NODE, LOCAL_DEBIAN] : [])])
-    console.log(`  ${image}  ${mb(sizeOf(engine, image))}`);
+  const local = bases === 'debian' ? [...SERVICE_IMAGES.map((s) => s.image), LOCAL_NODE, LOCAL_DEBIAN] : [];
+  for (const image of [APP_IMAGE, ...local]) console.log(`  ${image}  ${mb(sizeOf(engine, image))}`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
