@@ -3,8 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '../support/app-process';
-import { fileIn, withImage } from '../support/containers';
+import { fileIn, runEmbeddedImage, withImage } from '../support/containers';
 import { checkMoney } from '../support/money';
 
 type Json = Record<string, unknown>;
@@ -29,37 +28,9 @@ describeWithImage('the app image under a container engine', () => {
 
   beforeAll(async () => {
     database = await createScratchPostgres();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    exec(
-      'run',
-      '-d',
-      '--name',
-      name,
-      '--network',
-      'host',
-      '-e',
-      `PORT=${port}`,
-      '-e',
-      'HOST=127.0.0.1',
-      '-e',
-      `DATABASE_URL=${database.url}`,
-      '-e',
-      'SHUTDOWN_GRACE_MS=5000',
-      IMAGE,
-      'embedded',
-    );
-    const started = Date.now();
-    for (;;) {
-      const healthy = await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (healthy) break;
-      if (Date.now() - started > 90_000) throw new Error(`not healthy in 90 s:\n${exec('logs', name)}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    console.log(`app image: ${IMAGE} (${engine}) healthy ${Date.now() - started} ms after start`);
+    const started = await runEmbeddedImage(engine!, IMAGE, name, database.url, { SHUTDOWN_GRACE_MS: '5000' });
+    base = started.base;
+    console.log(`app image: ${IMAGE} (${engine}) healthy ${started.healthyMs} ms after start`);
   }, 120_000);
 
   afterAll(async () => {

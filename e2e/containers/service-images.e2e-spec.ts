@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { freePort } from '../support/app-process';
-import { fileIn, withImage } from '../support/containers';
+import { fileIn, runEmbeddedImage, withImage } from '../support/containers';
 import { checkMoney } from '../support/money';
 
 type Json = Record<string, unknown>;
@@ -127,34 +127,8 @@ describeAll('the PostgreSQL and Redis images under a container engine', () => {
   });
 
   it('the app image runs on the PostgreSQL image: healthy, a task settled, the books balanced', async () => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
     const databaseUrl = `postgresql://postgres:${password}@127.0.0.1:${pgPort}/generation`;
-    exec(
-      'run',
-      '-d',
-      '--name',
-      names.app,
-      '--network',
-      'host',
-      '-e',
-      `PORT=${port}`,
-      '-e',
-      'HOST=127.0.0.1',
-      '-e',
-      `DATABASE_URL=${databaseUrl}`,
-      APP_IMAGE,
-      'embedded',
-    );
-    const healthy = await until(
-      'app',
-      () =>
-        fetch(`${base}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      90_000,
-    );
+    const { base, healthyMs: healthy } = await runEmbeddedImage(engine!, APP_IMAGE, names.app, databaseUrl);
     console.log(`service images: the app healthy on them ${healthy} ms after its start`);
     const boot = JSON.parse(await fileIn(engine!, names.app, '/data/bootstrap.json')) as { apiKey: string };
     const auth = { authorization: `Bearer ${boot.apiKey}`, 'content-type': 'application/json' };

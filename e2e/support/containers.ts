@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { freePort } from './app-process';
 
 /** podman or docker, whichever holds `image` (built by `npm run images:build`); null when none does. */
 function engineWithImage(image: string): string | null {
@@ -37,5 +38,50 @@ export async function fileIn(
     if (read.status === 0) return read.stdout;
     if (Date.now() - started > timeoutMs) throw new Error(`${path} not in ${name} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Runs the app image `image` as container `name` in embedded mode on the host's network, on `databaseUrl`, with
+ * `env` besides; resolves with its base URL once `/healthz` answers 200 (its logs in the error after 90 s).
+ */
+export async function runEmbeddedImage(
+  engine: string,
+  image: string,
+  name: string,
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<{ base: string; healthyMs: number }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const settings = { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, ...env };
+  const run = spawnSync(
+    engine,
+    [
+      'run',
+      '-d',
+      '--name',
+      name,
+      '--network',
+      'host',
+      ...Object.entries(settings).flatMap(([key, value]) => ['-e', `${key}=${value}`]),
+      image,
+      'embedded',
+    ],
+    { encoding: 'utf8' },
+  );
+  if (run.status !== 0) throw new Error(`${engine} run ${image} failed: ${run.stderr}`);
+  const started = Date.now();
+  for (;;) {
+    const healthy = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (healthy) return { base, healthyMs: Date.now() - started };
+    if (Date.now() - started > 90_000) {
+      const logs = spawnSync(engine, ['logs', name], { encoding: 'utf8' });
+      throw new Error(`not healthy in 90 s:\n${logs.stdout}${logs.stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -34,6 +34,19 @@ describe('a streamed text task at acceptance', () => {
   });
   afterAll(() => app?.close());
 
+  /** The task's record once it says `settled` (or as it is after 2 s). */
+  async function settledRecord(taskId: string): Promise<Json | undefined> {
+    const auth = { authorization: `Bearer ${app.boot.apiKey}` };
+    let task: Json | undefined;
+    for (let i = 0; i < 100 && task?.['settled'] !== true; i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+      task = (await app.call('GET', `/api/v1/jobs/recordInfo?taskId=${taskId}`, { headers: auth })).json[
+        'data'
+      ] as Json;
+    }
+    return task;
+  }
+
   const holdStatus = async (id: string): Promise<string | undefined> =>
     (
       await database.query<{ status: string }>(`SELECT "status" FROM "billing"."holds" WHERE "id" = $1`, [id])
@@ -70,13 +83,7 @@ describe('a streamed text task at acceptance', () => {
     expect(reply.headers.get('x-service-task-id')).toBe(taskId);
     const usage = reply.json['usage'] as Json;
     expect(usage['completion_tokens']).toBeGreaterThan(0);
-    let task: Json | undefined;
-    for (let i = 0; i < 100 && task?.['settled'] !== true; i += 1) {
-      await new Promise((r) => setTimeout(r, 20));
-      task = (await app.call('GET', `/api/v1/jobs/recordInfo?taskId=${taskId}`, { headers: auth })).json[
-        'data'
-      ] as Json;
-    }
+    const task = await settledRecord(taskId!);
     expect(task).toMatchObject({ state: 'succeeded', settled: true });
     expect(await holdStatus(taskId!)).toBe('settled');
     // Its stream lease lived until the settlement was recorded.
@@ -134,13 +141,7 @@ describe('a streamed text task at acceptance', () => {
     }
     expect(messages).toEqual([{ event_type: 'task.succeeded' }]);
     expect(seen).toContain(`task.succeeded ${taskId}`);
-    let task: Json | undefined;
-    for (let i = 0; i < 100 && task?.['settled'] !== true; i += 1) {
-      await new Promise((r) => setTimeout(r, 20));
-      task = (await app.call('GET', `/api/v1/jobs/recordInfo?taskId=${taskId}`, { headers: auth })).json[
-        'data'
-      ] as Json;
-    }
+    const task = await settledRecord(taskId);
     expect(task).toMatchObject({ state: 'succeeded', settled: true });
     expect(await holdStatus(taskId)).toBe('settled');
   });
