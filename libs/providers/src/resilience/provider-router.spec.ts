@@ -588,16 +588,18 @@ describe('ProviderRouter against real HTTP upstreams', () => {
 
     it('a first event later than timeoutMs is retried, then fails', async () => {
       route('llm', 'text', chat(chatFake.baseUrl, { timeoutMs: 150, maxAttempts: 2 }));
+      // First bytes far beyond two attempts' timeouts and backoff (about 0.4 s), so that a loaded machine's
+      // slowness cannot pass for waiting on them (CI once took 732 ms against a 700 ms first byte).
       chatFake.reply(
-        { firstByteDelayMs: 700, chunks: GOOD_STREAM },
-        { firstByteDelayMs: 700, chunks: GOOD_STREAM },
+        { firstByteDelayMs: 2500, chunks: GOOD_STREAM },
+        { firstByteDelayMs: 2500, chunks: GOOD_STREAM },
       );
       const started = Date.now();
       const { events, error } = await drain(router.chat('llm', REQUEST, signal()));
       expect(events).toEqual([]);
       expect((error as ProviderFailure).errorCode).toBe('upstream_failed');
       expect(chatFake.requests).toHaveLength(2);
-      expect(Date.now() - started).toBeLessThan(650);
+      expect(Date.now() - started).toBeLessThan(2000);
     });
 
     it('holds its slot until the consumer stops reading', async () => {
