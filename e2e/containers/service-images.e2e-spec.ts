@@ -2,7 +2,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import Redis from 'ioredis';
+import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 import { freePort } from '../support/app-process';
 import { fileIn, runEmbeddedImage, withImage } from '../support/containers';
@@ -12,14 +14,18 @@ type Json = Record<string, unknown>;
 
 const root = join(__dirname, '..', '..');
 const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
-/** The images `npm run images:build -- --bases debian` makes for the fleet's PostgreSQL and Redis. */
+/** The images `npm run images:build -- --bases debian` makes for the fleet's services. */
 const POSTGRES_IMAGE = 'localhost/postgres:15-bookworm';
 const REDIS_IMAGE = 'localhost/redis:7-bookworm';
+const KAFKA_IMAGE = 'localhost/kafka:4.4-bookworm';
+const S3_IMAGE = 'localhost/s3proxy:4.1-bookworm';
 const APP_IMAGE = `localhost/generation-service:${version}`;
 
 const postgres = withImage(POSTGRES_IMAGE);
 const redis = withImage(REDIS_IMAGE);
 const app = withImage(APP_IMAGE);
+const kafka = withImage(KAFKA_IMAGE);
+const s3 = withImage(S3_IMAGE);
 const engine = postgres.engine ?? redis.engine;
 const describeAll = postgres.engine && redis.engine && app.engine ? describe : describe.skip;
 
@@ -160,3 +166,146 @@ describeAll('the PostgreSQL and Redis images under a container engine', () => {
       );
   }, 180_000);
 });
+
+/** Runs `args` with the engine; its trimmed output. */
+const run = (...args: string[]) =>
+  execFileSync(kafka.engine ?? s3.engine!, args, { encoding: 'utf8' }).trim();
+/** Whether `args` run in a container exit 0. */
+const passes = (...args: string[]) => spawnSync(kafka.engine ?? s3.engine!, args).status === 0;
+
+/**
+ * The Kafka and S3 images made from Maven Central's jars on Debian's JRE, as docker/compose.yaml runs them
+ * (KAFKA_IMAGE with its KAFKA_* settings; S3_IMAGE with MinIO's environment and command): the health checks
+ * compose runs pass, and real clients use them.
+ */
+(kafka.engine && s3.engine ? describe : describe.skip)(
+  'the Kafka and S3 images under a container engine',
+  () => {
+    const suffix = randomBytes(4).toString('hex');
+    const names = { kafka: `gts-e2e-kafka-${suffix}`, s3: `gts-e2e-s3-${suffix}` };
+    let kafkaPort: number;
+    let s3Port: number;
+    const secret = `secret-${suffix}`;
+
+    beforeAll(async () => {
+      kafkaPort = await freePort();
+      s3Port = await freePort();
+      // compose's settings, but advertised on the published port of the host rather than as `kafka:9092`.
+      const settings = {
+        KAFKA_NODE_ID: '1',
+        KAFKA_PROCESS_ROLES: 'broker,controller',
+        KAFKA_LISTENERS: 'PLAINTEXT://:9092,CONTROLLER://:9093',
+        KAFKA_ADVERTISED_LISTENERS: `PLAINTEXT://127.0.0.1:${kafkaPort}`,
+        KAFKA_CONTROLLER_LISTENER_NAMES: 'CONTROLLER',
+        KAFKA_LISTENER_SECURITY_PROTOCOL_MAP: 'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
+        KAFKA_CONTROLLER_QUORUM_VOTERS: '1@localhost:9093',
+        KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '1',
+        KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS: '0',
+      };
+      run(
+        'run',
+        '-d',
+        '--name',
+        names.kafka,
+        '-p',
+        `127.0.0.1:${kafkaPort}:9092`,
+        ...Object.entries(settings).flatMap(([key, value]) => ['-e', `${key}=${value}`]),
+        KAFKA_IMAGE,
+      );
+      run(
+        'run',
+        '-d',
+        '--name',
+        names.s3,
+        '-p',
+        `127.0.0.1:${s3Port}:9000`,
+        '-e',
+        'MINIO_ROOT_USER=identity',
+        '-e',
+        `MINIO_ROOT_PASSWORD=${secret}`,
+        S3_IMAGE,
+        'server',
+        '/data',
+      );
+      const started = Date.now();
+      // The health checks docker/compose.yaml runs in them.
+      while (!passes('exec', names.s3, 'mc', 'ready', 'local')) {
+        if (Date.now() - started > 60_000) throw new Error(`s3: not ready:\n${run('logs', names.s3)}`);
+        await sleep(200);
+      }
+      const s3Ready = Date.now() - started;
+      const kafkaCheck = [
+        'exec',
+        names.kafka,
+        '/opt/kafka/bin/kafka-broker-api-versions.sh',
+        '--bootstrap-server',
+        'localhost:9092',
+      ];
+      while (!passes(...kafkaCheck)) {
+        if (Date.now() - started > 90_000) throw new Error(`kafka: not ready:\n${run('logs', names.kafka)}`);
+        await sleep(500);
+      }
+      console.log(`service images: s3 ready in ${s3Ready} ms, kafka in ${Date.now() - started} ms`);
+    }, 150_000);
+
+    afterAll(() => {
+      for (const name of Object.values(names))
+        spawnSync(kafka.engine ?? s3.engine!, ['rm', '-f', name], { stdio: 'ignore' });
+    });
+
+    it('Kafka: a topic of 3 partitions by default, a keyed message produced and consumed, as a non-root user', async () => {
+      const client = new Kafka({ brokers: [`127.0.0.1:${kafkaPort}`], logLevel: logLevel.NOTHING });
+      const admin = client.admin();
+      const producer = client.producer();
+      const consumer = client.consumer({ groupId: `g-${suffix}` });
+      await Promise.all([admin.connect(), producer.connect(), consumer.connect()]);
+      try {
+        await producer.send({ topic: `t-${suffix}`, messages: [{ key: 'task_1', value: 'hello' }] });
+        const [metadata] = (await admin.fetchTopicMetadata({ topics: [`t-${suffix}`] })).topics;
+        expect(metadata!.partitions).toHaveLength(3);
+        await consumer.subscribe({ topic: `t-${suffix}`, fromBeginning: true });
+        const got = await new Promise<string>((resolve) => {
+          void consumer.run({
+            eachMessage: async ({ message }) => resolve(`${String(message.key)}=${String(message.value)}`),
+          });
+        });
+        expect(got).toBe('task_1=hello');
+      } finally {
+        await Promise.all([admin.disconnect(), producer.disconnect(), consumer.disconnect()]);
+      }
+      expect(run('exec', names.kafka, 'id', '-un')).toBe('kafka');
+    }, 60_000);
+
+    it("S3: objects kept under the environment's key and secret, SigV4 checked, as a non-root user", async () => {
+      const client = (key: string) =>
+        new S3Client({
+          endpoint: `http://127.0.0.1:${s3Port}`,
+          region: 'us-east-1',
+          forcePathStyle: true,
+          credentials: { accessKeyId: 'identity', secretAccessKey: key },
+        });
+      const good = client(secret);
+      await good.send(new CreateBucketCommand({ Bucket: 'generation-media' }));
+      await good.send(
+        new PutObjectCommand({
+          Bucket: 'generation-media',
+          Key: 'a/b.txt',
+          Body: 'bytes',
+          ContentType: 'text/plain',
+        }),
+      );
+      const read = await good.send(new GetObjectCommand({ Bucket: 'generation-media', Key: 'a/b.txt' }));
+      expect(await read.Body!.transformToString()).toBe('bytes');
+      await expect(
+        client('wrong').send(new GetObjectCommand({ Bucket: 'generation-media', Key: 'a/b.txt' })),
+      ).rejects.toMatchObject({
+        $metadata: { httpStatusCode: 403 },
+      });
+      expect(run('exec', names.s3, 'id', '-un')).toBe('s3');
+      for (const image of [KAFKA_IMAGE, S3_IMAGE])
+        console.log(
+          `service images: ${image} ${(Number(run('image', 'inspect', image, '--format', '{{.Size}}')) / 1e6).toFixed(0)} MB`,
+        );
+    });
+  },
+);

@@ -7,8 +7,9 @@
  * where a registry answers (`--bases registry`); otherwise (`--bases debian`) images made on this machine:
  * `localhost/debian:bookworm-slim` from Debian's packages (debootstrap, root) and `localhost/node:24-bookworm-slim`
  * from it with the Node binary the lockfile pins and npm. `auto` (the default) tries the registry first. With
- * Debian bases it also makes the fleet's ingress, PostgreSQL and Redis from Debian's packages (SERVICE_IMAGES),
- * for docker/compose.yaml's INGRESS_IMAGE, POSTGRES_IMAGE and REDIS_IMAGE.
+ * Debian bases it also makes the fleet's ingress, PostgreSQL, Redis, Kafka and S3 server from Debian's packages
+ * and Maven Central's jars (SERVICE_IMAGES), for docker/compose.yaml's INGRESS_IMAGE, POSTGRES_IMAGE,
+ * REDIS_IMAGE, KAFKA_IMAGE and S3_IMAGE.
  *
  * Behind an HTTPS proxy with its own CA (this machine), Podman builds get the host's CA bundle mounted for npm
  * during the build only (nothing of it stays in the image).
@@ -21,7 +22,9 @@ import {
   rmSync,
   writeFileSync,
   copyFileSync,
+  cpSync,
   readdirSync,
+  renameSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -46,6 +49,26 @@ export const SERVICE_IMAGES = [
     what: "Debian's PostgreSQL 15",
   },
   { image: 'localhost/redis:7-bookworm', dockerfile: 'redis.Dockerfile', what: "Debian's Redis 7" },
+  {
+    image: 'localhost/kafka:4.4-bookworm',
+    dockerfile: 'kafka.Dockerfile',
+    what: "Kafka 4.4 from Maven Central on Debian's JRE",
+    context: 'kafka',
+    // The broker's and kafka-tools' jars (kafka/pom.xml) into the build context's libs/.
+    jars: ['dependency:copy-dependencies', '-DoutputDirectory=libs', '-DincludeScope=runtime'],
+  },
+  {
+    image: 'localhost/s3proxy:4.1-bookworm',
+    dockerfile: 's3.Dockerfile',
+    what: "S3Proxy 4.1 from Maven Central on Debian's JRE",
+    context: 's3',
+    jars: [
+      'dependency:copy',
+      '-Dartifact=org.gaul:s3proxy:4.1.0:jar:jar-with-dependencies',
+      '-DoutputDirectory=.',
+    ],
+    rename: ['s3proxy-4.1.0-jar-with-dependencies.jar', 's3proxy.jar'],
+  },
 ];
 const HOST_CA = '/etc/ssl/certs/ca-certificates.crt';
 
@@ -139,21 +162,35 @@ function nodeBase(engine) {
   }
 }
 
-/** One of SERVICE_IMAGES on the Debian base (docker/images/<dockerfile>). */
-function serviceImage(engine, { image, dockerfile, what }) {
+/**
+ * One of SERVICE_IMAGES on the Debian base (docker/images/<dockerfile>). One with `jars` is built from a copy of
+ * docker/images/<context> in a temporary directory, its jars fetched there from Maven Central by mvn first.
+ */
+function serviceImage(engine, { image, dockerfile, what, context, jars, rename }) {
   console.log(`images: ${image} (${what})`);
-  run(engine, [
-    'build',
-    '-q',
-    '-f',
-    `docker/images/${dockerfile}`,
-    ...(engine === 'podman' ? ['--format', 'docker'] : []),
-    '--build-arg',
-    `BASE_IMAGE=${LOCAL_DEBIAN}`,
-    '-t',
-    image,
-    'docker/images',
-  ]);
+  let dir = join(root, 'docker', 'images');
+  if (jars) {
+    dir = mkdtempSync(join(tmpdir(), 'gts-image-'));
+    cpSync(join(root, 'docker', 'images', context), dir, { recursive: true });
+    run('mvn', ['-q', '-B', ...jars], { cwd: dir });
+    if (rename) renameSync(join(dir, rename[0]), join(dir, rename[1]));
+  }
+  try {
+    run(engine, [
+      'build',
+      '-q',
+      '-f',
+      join(root, 'docker', 'images', dockerfile),
+      ...(engine === 'podman' ? ['--format', 'docker'] : []),
+      '--build-arg',
+      `BASE_IMAGE=${LOCAL_DEBIAN}`,
+      '-t',
+      image,
+      dir,
+    ]);
+  } finally {
+    if (jars) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function appImage(engine, bases) {
