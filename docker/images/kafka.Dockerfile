@@ -1,7 +1,7 @@
 # The fleet's Kafka made locally where no registry gives the public `apache/kafka` image (npm run images:build
 # --bases debian): Debian's OpenJDK 17 JRE and the Kafka 4.4 jars from Maven Central (kafka/pom.xml). Its build
-# context is docker/images/kafka with the jars fetched into `libs/` beside it (images:build does both in a
-# temporary directory). It keeps the public image's conventions that docker/compose.yaml relies on:
+# context is docker/images/kafka with the jars fetched into `libs/` and scripts/services/kafka/log4j2.properties
+# beside it (images:build does all of it in a temporary directory). It keeps the public image's conventions that docker/compose.yaml relies on:
 # every KAFKA_<NAME> variable is the broker setting <name> (lower case, `_` as `.`), CLUSTER_ID names the
 # cluster (else one is made on the first start), the data live in /var/lib/kafka/data, and
 # /opt/kafka/bin/kafka-broker-api-versions.sh answers the health check. A single KRaft node.

@@ -27,7 +27,7 @@ import {
   renameSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -56,6 +56,8 @@ export const SERVICE_IMAGES = [
     context: 'kafka',
     // The broker's and kafka-tools' jars (kafka/pom.xml) into the build context's libs/.
     jars: ['dependency:copy-dependencies', '-DoutputDirectory=libs', '-DincludeScope=runtime'],
+    // The broker's logging as scripts/services runs it (warnings and errors to the console).
+    files: ['scripts/services/kafka/log4j2.properties'],
   },
   {
     image: 'localhost/s3proxy:4.1-bookworm',
@@ -166,12 +168,13 @@ function nodeBase(engine) {
  * One of SERVICE_IMAGES on the Debian base (docker/images/<dockerfile>). One with `jars` is built from a copy of
  * docker/images/<context> in a temporary directory, its jars fetched there from Maven Central by mvn first.
  */
-function serviceImage(engine, { image, dockerfile, what, context, jars, rename }) {
+function serviceImage(engine, { image, dockerfile, what, context, jars, rename, files = [] }) {
   console.log(`images: ${image} (${what})`);
   let dir = join(root, 'docker', 'images');
   if (jars) {
     dir = mkdtempSync(join(tmpdir(), 'gts-image-'));
     cpSync(join(root, 'docker', 'images', context), dir, { recursive: true });
+    for (const file of files) copyFileSync(join(root, file), join(dir, basename(file)));
     run('mvn', ['-q', '-B', ...jars], { cwd: dir });
     if (rename) renameSync(join(dir, rename[0]), join(dir, rename[1]));
   }
