@@ -8,6 +8,26 @@ const { existsSync, readFileSync } = require('node:fs');
 const { createServer } = require('node:net');
 const { join } = require('node:path');
 
+/**
+ * A single KRaft node's settings as the public apache/kafka image (and the local one of images:build) reads them,
+ * advertised on 127.0.0.1:`port` of the host that publishes the container's 9092 there.
+ */
+function kafkaEnvironment(port) {
+  return {
+    KAFKA_NODE_ID: '1',
+    KAFKA_PROCESS_ROLES: 'broker,controller',
+    KAFKA_LISTENERS: 'PLAINTEXT://:9092,CONTROLLER://:9093',
+    KAFKA_ADVERTISED_LISTENERS: `PLAINTEXT://127.0.0.1:${port}`,
+    KAFKA_CONTROLLER_LISTENER_NAMES: 'CONTROLLER',
+    KAFKA_LISTENER_SECURITY_PROTOCOL_MAP: 'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
+    KAFKA_CONTROLLER_QUORUM_VOTERS: '1@localhost:9093',
+    KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '1',
+    KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR: '1',
+    KAFKA_TRANSACTION_STATE_LOG_MIN_ISR: '1',
+    KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS: '0',
+  };
+}
+
 /** The settings the apps and the e2e tests read. */
 const SETTINGS = [
   'DATABASE_URL',
@@ -77,19 +97,7 @@ async function startContainers() {
       .start(),
     // The broker advertises the host port clients reach it on, so that port is fixed before it starts.
     new GenericContainer(IMAGES.kafka)
-      .withEnvironment({
-        KAFKA_NODE_ID: '1',
-        KAFKA_PROCESS_ROLES: 'broker,controller',
-        KAFKA_LISTENERS: 'PLAINTEXT://:9092,CONTROLLER://:9093',
-        KAFKA_ADVERTISED_LISTENERS: `PLAINTEXT://127.0.0.1:${kafkaPort}`,
-        KAFKA_CONTROLLER_LISTENER_NAMES: 'CONTROLLER',
-        KAFKA_LISTENER_SECURITY_PROTOCOL_MAP: 'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
-        KAFKA_CONTROLLER_QUORUM_VOTERS: '1@localhost:9093',
-        KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '1',
-        KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR: '1',
-        KAFKA_TRANSACTION_STATE_LOG_MIN_ISR: '1',
-        KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS: '0',
-      })
+      .withEnvironment(kafkaEnvironment(kafkaPort))
       .withExposedPorts({ container: 9092, host: kafkaPort })
       .withWaitStrategy(Wait.forLogMessage(/Kafka Server started/))
       .start(),
@@ -164,4 +172,4 @@ async function resolveServices(env = process.env, file = envFile) {
   return { path, stop };
 }
 
-module.exports = { SETTINGS, REQUIRED, IMAGES, resolveServices, dockerHinted, pathFile };
+module.exports = { SETTINGS, REQUIRED, IMAGES, resolveServices, dockerHinted, pathFile, kafkaEnvironment };

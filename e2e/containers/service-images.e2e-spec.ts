@@ -8,6 +8,11 @@ import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 import { freePort } from '../support/app-process';
 import { fileIn, runEmbeddedImage, withImage } from '../support/containers';
+// The testcontainers path's broker settings (e2e/services.js, CommonJS for Jest's global setup).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { kafkaEnvironment } = require('../services') as {
+  kafkaEnvironment: (port: number) => Record<string, string>;
+};
 import { checkMoney } from '../support/money';
 
 type Json = Record<string, unknown>;
@@ -191,17 +196,7 @@ const passes = (...args: string[]) => spawnSync(kafka.engine ?? s3.engine!, args
       kafkaPort = await freePort();
       s3Port = await freePort();
       // compose's settings, but advertised on the published port of the host rather than as `kafka:9092`.
-      const settings = {
-        KAFKA_NODE_ID: '1',
-        KAFKA_PROCESS_ROLES: 'broker,controller',
-        KAFKA_LISTENERS: 'PLAINTEXT://:9092,CONTROLLER://:9093',
-        KAFKA_ADVERTISED_LISTENERS: `PLAINTEXT://127.0.0.1:${kafkaPort}`,
-        KAFKA_CONTROLLER_LISTENER_NAMES: 'CONTROLLER',
-        KAFKA_LISTENER_SECURITY_PROTOCOL_MAP: 'CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
-        KAFKA_CONTROLLER_QUORUM_VOTERS: '1@localhost:9093',
-        KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '1',
-        KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS: '0',
-      };
+      const settings = kafkaEnvironment(kafkaPort);
       run(
         'run',
         '-d',
