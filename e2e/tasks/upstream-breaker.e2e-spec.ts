@@ -152,6 +152,10 @@ describe('an open circuit reaches the whole fleet through Redis (distributed mod
       if (Date.now() - started > 1000) throw new Error('the catalog still lists the model available');
       await new Promise((r) => setTimeout(r, 50));
     }
+    // Each app reads the shared circuit marks every 250 ms on its own timer: the catalog app's view is not the
+    // tasks app's. Two of its refreshes later the tasks app has it too (CI once sent the createTask below in the
+    // moment between the two).
+    await new Promise((r) => setTimeout(r, 600));
     const before = (await call('GET', '/api/v1/chat/credit')).json['data'];
     const refused = await call('POST', '/api/v1/jobs/createTask', {
       model: 'acme/flaky',
