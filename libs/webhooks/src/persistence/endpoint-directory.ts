@@ -71,11 +71,16 @@ export class EndpointDirectory implements OnModuleInit, OnModuleDestroy, TaskEve
     return endpoints;
   }
 
-  /** The endpoints of the account that would get a message of this event now (TASK_EVENT_LISTENERS). */
-  async listens(accountId: string, type: TaskTerminalEventName): Promise<boolean> {
-    return (await this.of(accountId)).some(
+  /** The account's endpoints that get a message of an event of this type now: enabled and subscribed to it. */
+  async receivers(accountId: string, type: string): Promise<WebhookEndpoint[]> {
+    return (await this.of(accountId)).filter(
       (endpoint) => endpointIsActive(endpoint) && endpointReceives(endpoint.enabledEvents, type),
     );
+  }
+
+  /** Whether any endpoint of the account would get a message of this event now (TASK_EVENT_LISTENERS). */
+  async listens(accountId: string, type: TaskTerminalEventName): Promise<boolean> {
+    return (await this.receivers(accountId, type)).length > 0;
   }
 
   private forget(): void {

@@ -10,8 +10,6 @@ import { CLOCK, newId, type Clock } from '@gen/core';
 import { OBJECT_STORAGE, type ObjectStorage } from '@gen/storage';
 import { deliveryLanguage, deliveryRecord } from '../domain/delivery-record';
 import { endpointMessageBody } from '../domain/endpoint-message';
-import { endpointIsActive } from '../domain/endpoint';
-import { endpointReceives } from '../domain/event-names';
 import { EndpointDirectory } from '../persistence/endpoint-directory';
 import { MessageRepository } from '../persistence/message.repository';
 
@@ -40,9 +38,7 @@ export class QueueEndpointMessagesUseCase {
   async execute(event: EventEnvelope<TaskTerminalPayload>): Promise<number> {
     const { payload, type } = event;
     if (!payload.record) return 0;
-    const receivers = (await this.endpoints.of(payload.accountId)).filter(
-      (endpoint) => endpointIsActive(endpoint) && endpointReceives(endpoint.enabledEvents, type),
-    );
+    const receivers = await this.endpoints.receivers(payload.accountId, type);
     if (receivers.length === 0) return 0;
     const settings = await this.accounts.callbackSettings(payload.accountId);
     const object = await deliveryRecord(payload.record, {
