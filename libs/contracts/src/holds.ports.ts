@@ -56,3 +56,12 @@ export interface HoldsPort {
   release(holdId: string): Promise<HoldView | null>;
 }
 export const HOLDS_PORT = Symbol('HoldsPort');
+
+/**
+ * How a task's end finishes its hold, wherever it is taken (billing's consumer of the terminal events; the tasks
+ * domain settling a streamed task itself): a success is settled with its charge, a failure or expiry that cost
+ * nothing releases the hold, one with a charge (a disclosed charged refusal) is settled with it.
+ */
+export function endReleasesHold(succeeded: boolean, chargeE9: bigint | null): boolean {
+  return !succeeded && chargeE9 === 0n;
+}

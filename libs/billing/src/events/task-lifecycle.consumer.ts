@@ -6,7 +6,13 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { BusinessCode, TaskEventType, type TaskEventName, type TypedEvent } from '@gen/contracts';
+import {
+  BusinessCode,
+  TaskEventType,
+  endReleasesHold,
+  type TaskEventName,
+  type TypedEvent,
+} from '@gen/contracts';
 import { DomainError, LOGGER, parseUsd, type Logger as AppLogger } from '@gen/core';
 import { EVENT_BUS, subscribeEvents, type EventBus, type Subscription } from '@gen/messaging';
 import { BILLING_OPTIONS, type BillingOptions } from '../domain/billing-options';
@@ -61,7 +67,7 @@ export class TaskLifecycleConsumer implements OnApplicationBootstrap, BeforeAppl
         case TaskEventType.failed:
         case TaskEventType.expired: {
           const { taskId, charge } = event.payload;
-          if (event.type !== TaskEventType.succeeded && parseUsd(charge) === 0n) {
+          if (endReleasesHold(event.type === TaskEventType.succeeded, parseUsd(charge))) {
             await this.releaseHold.execute(taskId, { cause });
             this.trail?.info({ taskId, request_id: event.correlationId }, 'hold released');
           } else {
