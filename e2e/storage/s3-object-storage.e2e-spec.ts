@@ -220,3 +220,37 @@ describe('S3_KEY_PREFIX: two fleets sharing one bucket do not see each other’s
     expect(theirs.status).toBe(404);
   });
 });
+
+describe('S3_PUBLIC_ENDPOINT: presigned URLs name the address clients reach the store at', () => {
+  const bucket = `e2e-${randomBytes(4).toString('hex')}`;
+  // The same server under another name: the apps reach it at S3_ENDPOINT, clients at `localhost`.
+  const internal = new URL(settings.endpoint);
+  const publicEndpoint = `http://localhost:${internal.port}`;
+  const storage = new S3ObjectStorage({ ...settings, bucket, publicEndpoint });
+  const body = Buffer.from('through the public endpoint');
+
+  beforeAll(() => storage.ensureBucket());
+  afterAll(() => storage.close());
+
+  it('signs uploads and downloads for the public host, while the process itself uses S3_ENDPOINT', async () => {
+    const ticket = await storage.presignPut({
+      key: 'tmp/public.txt',
+      contentType: 'text/plain',
+      contentLength: body.length,
+      expiresInSeconds: 300,
+    });
+    expect(ticket.url.startsWith(`${publicEndpoint}/${bucket}/tmp/public.txt?`)).toBe(true);
+    const put = await fetch(ticket.url, { method: 'PUT', body, headers: { 'content-type': 'text/plain' } });
+    expect(put.status).toBe(200);
+    // The process reads it back over its own endpoint.
+    expect((await storage.readBytes('tmp/public.txt', 1024))?.body?.equals(body)).toBe(true);
+    const download = await storage.presignGet({ key: 'tmp/public.txt', expiresInSeconds: 300 });
+    expect(download.url.startsWith(`${publicEndpoint}/`)).toBe(true);
+    const got = await fetch(download.url);
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer()).equals(body)).toBe(true);
+    // The host is part of the signature: the same URL sent to the internal address is refused.
+    const elsewhere = await fetch(download.url.replace(publicEndpoint, settings.endpoint.replace(/\/$/, '')));
+    expect(elsewhere.status).toBe(403);
+  });
+});

@@ -180,6 +180,7 @@ describe('loadConfig', () => {
     ['KAFKA_BROKERS', 'a:9092,'],
     ['KAFKA_BROKERS', 'a:9092, b:9092'],
     ['S3_ENDPOINT', 'not a url'],
+    ['S3_PUBLIC_ENDPOINT', 'minio:9000'],
     ['S3_BUCKET', 'Upper_Case'],
     ['S3_FORCE_PATH_STYLE', 'yes'],
     ['S3_KEY_PREFIX', '/fleet-a/'],

@@ -196,6 +196,14 @@ export const ConfigSchema = Type.Object(
         description: 'Distributed mode: an S3-compatible endpoint; unset means AWS S3 of S3_REGION.',
       }),
     ),
+    S3_PUBLIC_ENDPOINT: Type.Optional(
+      Type.String({
+        format: 'uri',
+        pattern: '^https?://',
+        description:
+          'Distributed mode: the S3 endpoint that presigned upload and download URLs name, when clients reach the store at another address than the apps (compose: http://127.0.0.1:9000); unset means S3_ENDPOINT.',
+      }),
+    ),
     S3_REGION: Type.String({ minLength: 1, default: 'us-east-1', description: 'S3 region.' }),
     S3_BUCKET: Type.String({
       pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$',

@@ -71,6 +71,7 @@ export function quoteSigningKey(config: AppConfig): Buffer {
 export function s3OptionsOf(config: AppConfig): S3ObjectStorageOptions {
   return {
     endpoint: config.S3_ENDPOINT,
+    publicEndpoint: config.S3_PUBLIC_ENDPOINT,
     region: config.S3_REGION,
     bucket: config.S3_BUCKET,
     accessKeyId: config.S3_ACCESS_KEY_ID,

@@ -23,6 +23,12 @@ import type {
 
 export interface S3ObjectStorageOptions {
   readonly endpoint?: string;
+  /**
+   * The endpoint presigned URLs name, when clients reach the store at another address than this process does
+   * (compose: the apps reach `http://minio:9000`, a client on the host `http://127.0.0.1:9000`). The signature
+   * covers the host, so the URL is signed for this one. Unset: `endpoint`.
+   */
+  readonly publicEndpoint?: string;
   readonly region: string;
   readonly bucket: string;
   /** With neither key, the default AWS credential chain (environment, profile, instance role). */
@@ -47,11 +53,20 @@ export interface S3ObjectStorageOptions {
  */
 export class S3ObjectStorage implements ObjectStorage {
   private readonly client: S3Client;
+  /** Signs the URLs clients use: `client` unless a public endpoint is set (it only signs, never sends). */
+  private readonly presigner: S3Client;
   private readonly keyPrefix: string;
 
   constructor(private readonly options: S3ObjectStorageOptions) {
-    this.client = new S3Client({
-      endpoint: options.endpoint,
+    this.client = this.clientFor(options.endpoint);
+    this.presigner = options.publicEndpoint ? this.clientFor(options.publicEndpoint) : this.client;
+    this.keyPrefix = options.keyPrefix ?? '';
+  }
+
+  private clientFor(endpoint: string | undefined): S3Client {
+    const options = this.options;
+    return new S3Client({
+      endpoint,
       region: options.region,
       forcePathStyle: options.forcePathStyle,
       ...(options.accessKeyId && options.secretAccessKey
@@ -61,7 +76,6 @@ export class S3ObjectStorage implements ObjectStorage {
       responseChecksumValidation: 'WHEN_REQUIRED',
       ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
     });
-    this.keyPrefix = options.keyPrefix ?? '';
   }
 
   /** The key in the bucket of the caller's `key`. */
@@ -91,7 +105,7 @@ export class S3ObjectStorage implements ObjectStorage {
       ContentType: request.contentType,
       ContentLength: request.contentLength,
     });
-    const url = await getSignedUrl(this.client, command, {
+    const url = await getSignedUrl(this.presigner, command, {
       expiresIn: request.expiresInSeconds,
       signingDate,
       signableHeaders: new Set(['content-type', 'content-length']),
@@ -106,7 +120,7 @@ export class S3ObjectStorage implements ObjectStorage {
   async presignGet(request: PresignGetRequest): Promise<SignedUrl> {
     const signingDate = this.options.signingDate?.() ?? new Date();
     const url = await getSignedUrl(
-      this.client,
+      this.presigner,
       new GetObjectCommand({ Bucket: this.options.bucket, Key: this.stored(request.key) }),
       {
         expiresIn: request.expiresInSeconds,
