@@ -377,9 +377,9 @@ describe('docker/compose.yaml', () => {
     const conf = nginxConfig(readFileSync(join(root, 'docker', mount?.split(':')[0] ?? 'missing'), 'utf8'));
     const appOf = (upstream: string): string => conf.upstreams.get(upstream)!.replace(/:8080$/, '');
 
-    it('is nginx on port 8080, its upstreams compose services on the apps port', () => {
+    it('is nginx on port 8080 (PORT) of every address (PUBLISH_ADDRESS), its upstreams compose services on the apps port', () => {
       expect(ingress.image).toMatch(/^\$\{INGRESS_IMAGE:-nginx:\d[^}]*\}$/);
-      expect(ingress.ports).toEqual(['8080:80']);
+      expect(ingress.ports).toEqual(['${PUBLISH_ADDRESS:-0.0.0.0}:${PORT:-8080}:80']);
       for (const [name, target] of conf.upstreams) {
         expect(target).toBe(`${name}:8080`);
         expect(FLEET_APPS).toContain(name);

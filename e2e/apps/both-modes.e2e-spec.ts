@@ -1,11 +1,12 @@
 import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serviceSettings } from '../support/app-process';
-import { startService, type ServiceProcess } from '../support/service-process';
+import { freePort, serviceSettings } from '../support/app-process';
+import { composeFleetAvailable, projectContainers } from '../support/containers';
+import { startService, type ServiceKind, type ServiceProcess } from '../support/service-process';
 
 const root = join(__dirname, '..', '..');
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -19,17 +20,27 @@ function alive(pid: number): boolean {
   }
 }
 
+const kinds: ServiceKind[] = [
+  'embedded',
+  'fleet',
+  ...(composeFleetAvailable() ? (['containers'] as const) : []),
+];
+const engine = (): string =>
+  spawnSync('podman', ['version'], { stdio: 'ignore' }).status === 0 ? 'podman' : 'docker';
+
 /**
  * "Every public behaviour is the same in both modes": the same HTTP checks, through the public URL only,
- * against `npm start` (embedded, PGlite, in-process bus) and `npm run start:fleet` (every app its own process
- * behind the ingress, over PostgreSQL, Kafka, Redis and S3).
+ * against `npm start` (embedded, PGlite, in-process bus), `npm run start:fleet` (every app its own process
+ * behind the ingress, over PostgreSQL, Kafka, Redis and S3) and `npm run start:containers` (the same fleet as
+ * docker/compose.yaml runs it: each app and each service its own container, behind the nginx ingress).
  */
-describe.each(['embedded', 'fleet'] as const)('the public API, %s', (kind) => {
+describe.each(kinds)('the public API, %s', (kind) => {
   let service: ServiceProcess;
   let database: ScratchDatabase | undefined;
   let dataDir: string;
   let auth: Record<string, string>;
   let admin: Record<string, string>;
+  const project = `gts-e2e-${randomBytes(3).toString('hex')}`;
 
   beforeAll(async () => {
     execFileSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--quiet'], { cwd: root });
@@ -47,10 +58,18 @@ describe.each(['embedded', 'fleet'] as const)('the public API, %s', (kind) => {
         S3_KEY_PREFIX: `e2e-both-${tag}/`,
       };
     }
+    if (kind === 'containers') {
+      env = {
+        ...env,
+        HOME: process.env['HOME'] ?? '/root',
+        COMPOSE_PROJECT_NAME: project,
+        MINIO_PORT: String(await freePort()),
+      };
+    }
     service = await startService(kind, env);
     auth = { authorization: `Bearer ${service.bootstrap.apiKey}` };
     admin = { authorization: `Bearer ${service.bootstrap.adminToken}` };
-  }, 240_000);
+  }, 330_000);
 
   afterAll(async () => {
     const code = await service?.stop();
@@ -295,7 +314,7 @@ describe.each(['embedded', 'fleet'] as const)('the public API, %s', (kind) => {
     expect((await call('GET', '/console/v1/keys', session)).status).toBe(401);
   });
 
-  if (kind === 'fleet') {
+  if (kind !== 'embedded') {
     it('limits the public catalog per client behind its ingress, not per ingress (TRUSTED_PROXIES)', async () => {
       const as = (client: string) => call('GET', '/console/v1/catalog/models', { 'x-forwarded-for': client });
       let last = await as('203.0.113.7');
@@ -307,7 +326,9 @@ describe.each(['embedded', 'fleet'] as const)('the public API, %s', (kind) => {
       expect(other.status).toBe(200);
       expect(other.headers.get('x-ratelimit-remaining')).toBe('29');
     });
+  }
 
+  if (kind === 'fleet') {
     it('keeps /metrics off the public URL and serves it on the metrics port of each process', async () => {
       expect((await call('GET', '/metrics', {})).status).toBe(404);
       const state = JSON.parse(readFileSync(join(dataDir, 'fleet.json'), 'utf8')) as {
@@ -330,6 +351,37 @@ describe.each(['embedded', 'fleet'] as const)('the public API, %s', (kind) => {
       expect(state.apps.every((app) => alive(app.pid))).toBe(true);
       expect(await service.stop()).toBe(0);
       expect(state.apps.filter((app) => alive(app.pid))).toEqual([]);
+    });
+  }
+
+  if (kind === 'containers') {
+    it('keeps /metrics off the public URL and serves it on the metrics port inside each app container', async () => {
+      expect((await call('GET', '/metrics', {})).status).toBe(404);
+      const scrape = spawnSync(
+        engine(),
+        [
+          'exec',
+          `${project}_tasks_1`,
+          'node',
+          '-e',
+          "fetch('http://127.0.0.1:9464/metrics').then(r => r.text()).then(t => process.stdout.write(t))",
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(scrape.status).toBe(0);
+      expect(scrape.stdout).toMatch(
+        /^http_server_request_duration_seconds_count\{family="native",status="202"\} [1-9]/m,
+      );
+    });
+
+    it('takes every container down on SIGTERM and removes them, with their volumes (--remove-data)', async () => {
+      const running = projectContainers(engine(), project);
+      // Ten apps (two gateways, two runners), the migrations entry, the ingress and four services.
+      expect(running.length).toBe(16);
+      expect(projectContainers(engine(), project, 'volume').length).toBeGreaterThanOrEqual(3);
+      expect(await service.stop()).toBe(0);
+      expect(projectContainers(engine(), project)).toEqual([]);
+      expect(projectContainers(engine(), project, 'volume')).toEqual([]);
     });
   }
 });

@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { freePort } from './app-process';
+
+const version = (
+  JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }
+).version;
+/** The app image `npm run images:build` makes. */
+export const APP_IMAGE = `localhost/generation-service:${version}`;
 
 /** podman or docker, whichever holds `image` (built by `npm run images:build`); null when none does. */
 function engineWithImage(image: string): string | null {
@@ -84,4 +92,34 @@ export async function runEmbeddedImage(
     }
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/**
+ * Whether `npm run start:containers` can run here: an engine holds the app image and its compose tool answers
+ * (podman-compose, or `docker compose`). Said once when not; with CONTAINERS=required (CI) a missing one throws.
+ */
+export function composeFleetAvailable(): boolean {
+  const { engine } = withImage(APP_IMAGE);
+  if (!engine) return false;
+  const probe =
+    engine === 'podman'
+      ? spawnSync('podman-compose', ['version'], { stdio: 'ignore' })
+      : spawnSync('docker', ['compose', 'version'], { stdio: 'ignore' });
+  if (probe.status === 0) return true;
+  const tool = engine === 'podman' ? 'podman-compose' : 'docker compose';
+  if (process.env['CONTAINERS'] === 'required')
+    throw new Error(`CONTAINERS=required but ${tool} does not answer`);
+  console.log(`start:containers: skipped (${tool} does not answer)`);
+  return false;
+}
+
+/** The names of compose project `project`'s containers (or volumes), as the engine lists them now. */
+export function projectContainers(engine: string, project: string, what: 'ps' | 'volume' = 'ps'): string[] {
+  const args =
+    what === 'ps'
+      ? ['ps', '-a', '--filter', `label=com.docker.compose.project=${project}`, '--format', '{{.Names}}']
+      : ['volume', 'ls', '--format', '{{.Name}}'];
+  const out = spawnSync(engine, args, { encoding: 'utf8' }).stdout ?? '';
+  const names = out.split('\n').filter(Boolean);
+  return what === 'ps' ? names : names.filter((name) => name.startsWith(`${project}_`));
 }

@@ -4,7 +4,10 @@ import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..');
 
-/** A running `npm start` or `npm run start:fleet`: its public URL, its bootstrap and how to stop it. */
+/**
+ * A running `npm start`, `npm run start:fleet` or `npm run start:containers`: its public URL, its bootstrap and
+ * how to stop it.
+ */
 export interface ServiceProcess {
   readonly baseUrl: string;
   readonly pid: number;
@@ -14,16 +17,41 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** The command of each way to start the service, with the line it prints once it serves. */
+const STARTS = {
+  embedded: {
+    script: join(root, 'dist', 'apps', 'embedded', 'src', 'main.js'),
+    args: [],
+    line: /listening on (http:\/\/\S+)\n/,
+  },
+  fleet: {
+    script: join(root, 'dist', 'apps', 'fleet', 'src', 'main.js'),
+    args: [],
+    line: /^fleet \(distributed mode\) listening on (http:\/\/\S+)$/m,
+  },
+  // The compose fleet, its volumes removed when it stops (each test file's containers start empty).
+  containers: {
+    script: join(root, 'scripts', 'containers', 'start.mjs'),
+    args: ['--remove-data'],
+    line: /^containers \(distributed mode, \w+\) listening on (http:\/\/\S+)$/m,
+  },
+} as const;
+
+export type ServiceKind = keyof typeof STARTS;
+
 /**
- * Starts the embedded app or the fleet the way `npm start` and `npm run start:fleet` do (their compiled
- * `main.js`; the caller builds first) and resolves once it prints its `listening on` line (3 minutes at most:
- * the fleet starts ten processes on two cores).
+ * Starts the embedded app, the fleet or the compose fleet the way `npm start`, `npm run start:fleet` and `npm run
+ * start:containers` do (the compiled `main.js` or the script; the caller builds first) and resolves once it
+ * prints its `listening on` line (3 minutes at most for processes, which the fleet starts ten of on two cores; 5
+ * for containers). `extraArgs` go to the command.
  */
 export function startService(
-  kind: 'embedded' | 'fleet',
+  kind: ServiceKind,
   env: Record<string, string>,
+  extraArgs: readonly string[] = [],
 ): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [join(root, 'dist', 'apps', kind, 'src', 'main.js')], {
+  const start = STARTS[kind];
+  const child = spawn(process.execPath, [start.script, ...start.args, ...extraArgs], {
     env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -31,15 +59,14 @@ export function startService(
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const line =
-    kind === 'fleet'
-      ? /^fleet \(distributed mode\) listening on (http:\/\/\S+)$/m
-      : /listening on (http:\/\/\S+)\n/;
+  const line = start.line;
+  const limitMs = kind === 'containers' ? 300_000 : 180_000;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${kind} did not start within 180 s:\n${output}`));
-    }, 180_000);
+      // The containers' script takes its containers down on SIGTERM; a process has nothing to clean.
+      child.kill(kind === 'containers' ? 'SIGTERM' : 'SIGKILL');
+      reject(new Error(`${kind} did not start within ${limitMs / 1000} s:\n${output}`));
+    }, limitMs);
     const poll = setInterval(() => {
       const match = line.exec(output);
       const file = join(env['DATA_DIR'] ?? '', 'bootstrap.json');

