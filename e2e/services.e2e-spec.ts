@@ -5,6 +5,7 @@ import { join } from 'node:path';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const services = require('./services') as {
   REQUIRED: string[];
+  LOCAL_IMAGES: Record<string, string>;
   pathFile: string;
   dockerHinted(env: Record<string, string | undefined>): boolean;
   resolveServices(
@@ -25,6 +26,15 @@ describe('where the e2e services come from (one configuration, every path)', () 
     expect(process.env['TEST_DATABASE_URL']).toBe(process.env['DATABASE_URL']);
     expect(process.env['TEST_REDIS_URL']).toBe(process.env['REDIS_URL']);
   });
+
+  const path = readFileSync(services.pathFile, 'utf8').trim();
+  (path.startsWith('testcontainers') ? it : it.skip)(
+    'on testcontainers, runs the images images:build made where the engine holds them (CI: always)',
+    () => {
+      if (process.env['CONTAINERS'] !== 'required') return;
+      for (const image of Object.values(services.LOCAL_IMAGES)) expect(path).toContain(image);
+    },
+  );
 
   it('uses services the environment names without starting anything', async () => {
     const env: Record<string, string | undefined> = {
@@ -60,6 +70,17 @@ describe('where the e2e services come from (one configuration, every path)', () 
       TEST_REDIS_URL: 'redis://mine:6379',
     });
   });
+
+  runsWithoutDocker(
+    'asked for containers (E2E_SERVICES=containers) without an engine, refuses to fall back',
+    async () => {
+      const file = join(dir, 'fallback.env');
+      writeFileSync(file, 'DATABASE_URL=postgresql://postgres@127.0.0.1:5432/test\n');
+      await expect(
+        services.resolveServices({ ...noDocker, E2E_SERVICES: 'containers' }, file),
+      ).rejects.toThrow('E2E_SERVICES=containers but no container engine answers');
+    },
+  );
 
   runsWithoutDocker('without a Docker engine or the scripts, says how to start the services', async () => {
     await expect(services.resolveServices({ ...noDocker }, join(dir, 'absent.env'))).rejects.toThrow(

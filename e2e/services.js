@@ -1,7 +1,9 @@
 // Where the e2e suite's services come from. One configuration (the settings every app reads), three sources,
 // tried in this order:
 //   1. the environment, when it already names every service (an operator's own services);
-//   2. testcontainers, when a Docker engine is reachable: PostgreSQL, Redis, Kafka (KRaft) and MinIO;
+//   2. testcontainers, when a Docker engine is reachable (Docker, or Podman's Docker-compatible socket):
+//      PostgreSQL, Redis, Kafka (KRaft) and an S3 server, from the images `npm run images:build -- --bases debian`
+//      made where the engine holds them, else from the public images;
 //   3. `.env.services`, written by `npm run services:up` (the scripts under scripts/services/).
 // The path taken is printed at the start of the run and written to e2e/.services-path.
 const { existsSync, readFileSync } = require('node:fs');
@@ -41,12 +43,25 @@ const SETTINGS = [
 ];
 const REQUIRED = ['DATABASE_URL', 'REDIS_URL', 'KAFKA_BROKERS', 'S3_ENDPOINT'];
 
+/** The public images (those docker/compose.yaml names). */
 const IMAGES = {
   postgres: 'postgres:17-alpine',
   redis: 'redis:7-alpine',
   kafka: 'apache/kafka:4.1.0',
   minio: 'minio/minio:RELEASE.2025-04-22T22-12-26Z',
 };
+/**
+ * The images `npm run images:build -- --bases debian` makes from Debian's packages where no registry answers:
+ * each keeps its public counterpart's environment, command, ports and tools, so one set of wait strategies
+ * below serves both.
+ */
+const LOCAL_IMAGES = {
+  postgres: 'localhost/postgres:15-bookworm',
+  redis: 'localhost/redis:7-bookworm',
+  kafka: 'localhost/kafka:4.4-bookworm',
+  minio: 'localhost/s3proxy:4.1-bookworm',
+};
+const POSTGRES_PASSWORD = 'e2e-postgres';
 
 const root = join(__dirname, '..');
 const envFile = join(root, '.env.services');
@@ -81,37 +96,62 @@ function freePort() {
   });
 }
 
-/** Starts the four services in containers; returns their settings and a function that stops them. */
-async function startContainers() {
+/** For each service, its local image where the engine holds one, else the public one. */
+async function chooseImages(runtime) {
+  const { ImageName } = require('testcontainers');
+  const chosen = {};
+  for (const [service, image] of Object.entries(LOCAL_IMAGES)) {
+    const local = await runtime.image.exists(ImageName.fromString(image)).catch(() => false);
+    chosen[service] = local ? image : IMAGES[service];
+  }
+  return chosen;
+}
+
+/**
+ * Starts the four services in containers; returns their settings and a function that stops them. Each is
+ * waited for by what its health check asks (a command run in it, or an answer on its port), never by a log
+ * line only one image prints.
+ */
+async function startContainers(images) {
   const { GenericContainer, Wait } = require('testcontainers');
   const kafkaPort = await freePort();
-  const [postgres, redis, kafka, minio] = await Promise.all([
-    new GenericContainer(IMAGES.postgres)
-      .withEnvironment({ POSTGRES_HOST_AUTH_METHOD: 'trust', POSTGRES_DB: 'test' })
+  const starts = await Promise.allSettled([
+    new GenericContainer(images.postgres)
+      .withEnvironment({ POSTGRES_PASSWORD, POSTGRES_DB: 'test' })
       .withExposedPorts(5432)
-      .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/, 2))
+      // Over TCP: the public image's first, initialising server listens on its socket only.
+      .withWaitStrategy(Wait.forSuccessfulCommand('pg_isready -h 127.0.0.1 -U postgres -d test'))
       .start(),
-    new GenericContainer(IMAGES.redis)
+    new GenericContainer(images.redis)
       .withExposedPorts(6379)
-      .withWaitStrategy(Wait.forLogMessage(/Ready to accept connections/))
+      .withWaitStrategy(Wait.forSuccessfulCommand('redis-cli ping'))
       .start(),
-    // The broker advertises the host port clients reach it on, so that port is fixed before it starts.
-    new GenericContainer(IMAGES.kafka)
+    // The broker advertises the host port clients reach it on, so that port is fixed before it starts; its
+    // `Kafka Server started` line (both images log it) comes once it serves clients.
+    new GenericContainer(images.kafka)
       .withEnvironment(kafkaEnvironment(kafkaPort))
       .withExposedPorts({ container: 9092, host: kafkaPort })
       .withWaitStrategy(Wait.forLogMessage(/Kafka Server started/))
       .start(),
-    new GenericContainer(IMAGES.minio)
+    new GenericContainer(images.minio)
       .withEnvironment({ MINIO_ROOT_USER: 'local-identity', MINIO_ROOT_PASSWORD: 'local-credential' })
       .withCommand(['server', '/data'])
       .withExposedPorts(9000)
-      .withWaitStrategy(Wait.forHttp('/minio/health/ready', 9000))
+      // Any S3 answer (MinIO and S3Proxy refuse an unsigned request): the server is up.
+      .withWaitStrategy(Wait.forHttp('/', 9000).forStatusCodeMatching((status) => status > 0))
       .start(),
   ]);
+  // One failed: stop the others (no Ryuk here to reap them) and say which.
+  const failed = starts.find((start) => start.status === 'rejected');
+  if (failed) {
+    await Promise.all(starts.filter((s) => s.status === 'fulfilled').map((s) => s.value.stop()));
+    throw failed.reason;
+  }
+  const [postgres, redis, kafka, minio] = starts.map((start) => start.value);
   const host = (c) => c.getHost();
   return {
     settings: {
-      DATABASE_URL: `postgresql://postgres@${host(postgres)}:${postgres.getMappedPort(5432)}/test`,
+      DATABASE_URL: `postgresql://postgres:${POSTGRES_PASSWORD}@${host(postgres)}:${postgres.getMappedPort(5432)}/test`,
       REDIS_URL: `redis://${host(redis)}:${redis.getMappedPort(6379)}`,
       KAFKA_BROKERS: `127.0.0.1:${kafkaPort}`,
       S3_ENDPOINT: `http://${host(minio)}:${minio.getMappedPort(9000)}`,
@@ -142,8 +182,11 @@ async function resolveServices(env = process.env, file = envFile) {
       const runtime = await getContainerRuntimeClient().catch(() => undefined);
       if (runtime) {
         try {
-          started = await startContainers();
-          path = `testcontainers (Docker engine ${runtime.info.engine.serverVersion}): ${Object.values(IMAGES).join(', ')}`;
+          const images = await chooseImages(runtime);
+          const engine = runtime.info.containerRuntime;
+          const where = env.DOCKER_HOST ?? 'its default socket';
+          path = `testcontainers (${engine.operatingSystem}, API ${engine.serverVersion}, at ${where}): ${Object.values(images).join(', ')}`;
+          started = await startContainers(images);
         } catch (error) {
           containerFailure = error;
         }
@@ -152,6 +195,9 @@ async function resolveServices(env = process.env, file = envFile) {
     if (started) {
       settings = started.settings;
       stop = started.stop;
+    } else if (env.E2E_SERVICES === 'containers') {
+      // CI asks for this path: falling back would run the suite on other services than it says.
+      throw containerFailure ?? new Error('E2E_SERVICES=containers but no container engine answers');
     } else if (existsSync(file)) {
       settings = readEnvFile(file);
       path = containerFailure
@@ -172,4 +218,13 @@ async function resolveServices(env = process.env, file = envFile) {
   return { path, stop };
 }
 
-module.exports = { SETTINGS, REQUIRED, IMAGES, resolveServices, dockerHinted, pathFile, kafkaEnvironment };
+module.exports = {
+  SETTINGS,
+  REQUIRED,
+  IMAGES,
+  LOCAL_IMAGES,
+  resolveServices,
+  dockerHinted,
+  pathFile,
+  kafkaEnvironment,
+};

@@ -20,5 +20,7 @@ COPY log4j2.properties /opt/kafka/config/log4j2.properties
 COPY kafka-entrypoint.sh /opt/kafka/bin/kafka-entrypoint.sh
 COPY kafka-broker-api-versions.sh /opt/kafka/bin/kafka-broker-api-versions.sh
 USER kafka
-EXPOSE 9092 9093
+# The client port only, as the public image: the controller's 9093 stays inside (Podman's Docker API lists
+# every exposed port as a binding, which testcontainers then waits for).
+EXPOSE 9092
 ENTRYPOINT ["/opt/kafka/bin/kafka-entrypoint.sh"]

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * npm run images:build [-- --bases auto|registry|debian]
+ * npm run images:build [-- --bases auto|registry|debian] [-- --only app|nginx|postgres|redis|kafka|s3proxy]
  *
  * Builds the service's image (docker/Dockerfile) with Podman or Docker, whichever answers, and prints each image
  * built with its size and build time. Its bases: the registry's `node:24-bookworm-slim` and `debian:bookworm-slim`
@@ -222,6 +222,10 @@ function main() {
   const wanted = at >= 0 ? process.argv[at + 1] : (process.env.IMAGE_BASES ?? 'auto');
   if (!['auto', 'registry', 'debian'].includes(wanted))
     throw new Error(`--bases ${wanted}: auto, registry or debian`);
+  const onlyAt = process.argv.indexOf('--only');
+  // One image (e.g. after a change to its Dockerfile): `app`, or a name of SERVICE_IMAGES (`kafka`).
+  const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : null;
+  const wantedImage = (image) => !only || image.startsWith(`localhost/${only}:`);
   const engine = containerEngine();
   if (!engine) {
     console.error('images: neither podman nor docker answers (see docs/operations.md, "Containers")');
@@ -235,13 +239,14 @@ function main() {
   if (bases === 'debian') {
     debianBase(engine);
     nodeBase(engine);
-    for (const service of SERVICE_IMAGES) serviceImage(engine, service);
+    for (const service of SERVICE_IMAGES) if (wantedImage(service.image)) serviceImage(engine, service);
   }
-  appImage(engine, bases);
+  if (!only || only === 'app') appImage(engine, bases);
   const seconds = ((Date.now() - started) / 1000).toFixed(0);
   console.log(`images: built in ${seconds} s with ${engine}:`);
   const local = bases === 'debian' ? [...SERVICE_IMAGES.map((s) => s.image), LOCAL_NODE, LOCAL_DEBIAN] : [];
-  for (const image of [APP_IMAGE, ...local]) console.log(`  ${image}  ${mb(sizeOf(engine, image))}`);
+  for (const image of [APP_IMAGE, ...local].filter((i) => i === APP_IMAGE || wantedImage(i)))
+    console.log(`  ${image}  ${mb(sizeOf(engine, image))}`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
