@@ -166,13 +166,17 @@ describe('download tickets for task outputs (POST /api/v1/common/download-url)',
     await settled(auth, taskId);
     const sibling = await keyOf(accountId);
     const stranger = (await customer()).auth;
-    const unknown = await ticket(auth, { taskId: UNKNOWN_TASK });
-    expect([unknown.status, unknown.json['code'], unknown.json['msg'], unknown.json['data']]).toEqual([
-      404,
-      404,
-      'Task not found.',
-      undefined,
-    ]);
+    // Unknown, and (the spec takes any text as a task id) not shaped like ours: the same 404.
+    for (const id of [UNKNOWN_TASK, 'job_nothing', 'not a task id']) {
+      const unknown = await ticket(auth, { taskId: id });
+      expect([id, unknown.status, unknown.json['code'], unknown.json['msg'], unknown.json['data']]).toEqual([
+        id,
+        404,
+        404,
+        'Task not found.',
+        undefined,
+      ]);
+    }
     for (const other of [sibling, stranger]) {
       for (const body of [{ taskId }, { taskId, key: `outputs/${taskId}/0.png` }]) {
         const refused = await ticket(other, body);
@@ -214,7 +218,8 @@ describe('download tickets for task outputs (POST /api/v1/common/download-url)',
     // Malformed requests: 400 naming the field, before any lookup.
     const malformed: [unknown, string][] = [
       [{}, 'Missing required field taskId.'],
-      [{ taskId: 'job_nothing' }, 'Invalid value for field taskId.'],
+      [{ taskId: '' }, 'Invalid value for field taskId.'],
+      [{ taskId: 'j'.repeat(257) }, 'Invalid value for field taskId.'],
       [{ taskId, key: 7 }, 'Invalid value for field key.'],
       [{ taskId, key: 'k'.repeat(1025) }, 'Invalid value for field key.'],
       [{ taskId, extra: true }, 'Unknown field extra.'],

@@ -399,7 +399,7 @@ describe('the native task flow in embedded mode: quote, createTask, the runner, 
   });
 
   describe('recordInfo visibility', () => {
-    it('404 alike for unknown tasks, other keys and other accounts; 400 without taskId', async () => {
+    it('404 alike for unknown tasks (any text), other keys and other accounts; 400 without taskId', async () => {
       const { accountId, auth } = await customer('1');
       const taskId = dataOf(await create(auth, sketch()))['taskId'] as string;
       const { apiKey } = (await app.admin('POST', `/admin/v1/accounts/${accountId}/keys`, {})) as {
@@ -418,9 +418,27 @@ describe('the native task flow in embedded mode: quote, createTask, the runner, 
         headers: auth,
       });
       expect(repeated.status).toBe(400);
-      // An id not shaped like ours is refused before any lookup.
-      const malformed = await record(auth, 'job_01JUNKJUNKJUNKJUNKJUNKJUNK');
-      expect([malformed.status, malformed.json['msg']]).toEqual([400, 'Invalid value for field taskId.']);
+      // The spec takes any string of length at least 1: one not shaped like ours is a task that does not
+      // exist, the same 404; empty or over 256 characters cannot be an id at all.
+      for (const id of [
+        'job_doesnotexist',
+        'job_01JUNKJUNKJUNKJUNKJUNKJUNK',
+        'x',
+        'ünïcødé 🦊',
+        'j'.repeat(256),
+      ]) {
+        const reply = await record(auth, encodeURIComponent(id));
+        expect([id, reply.status, reply.json['code'], reply.json['msg']]).toEqual([
+          id,
+          404,
+          404,
+          unknown.json['msg'],
+        ]);
+      }
+      const empty = await call('GET', '/api/v1/jobs/recordInfo?taskId=', { headers: auth });
+      expect([empty.status, empty.json['msg']]).toEqual([400, 'The query parameter taskId is empty.']);
+      const long = await record(auth, 'j'.repeat(257));
+      expect([long.status, long.json['msg']]).toEqual([400, 'Invalid value for field taskId.']);
     });
   });
 });
@@ -521,7 +539,14 @@ describe('retry, purge, history and usage', () => {
     expect(sibling.status).toBe(404);
     const unknown = await post(auth, '/api/v1/jobs/retry', { taskId: 'job_01J0000000000000000000000Z' });
     expect(unknown.status).toBe(404);
-    const malformed = await post(auth, '/api/v1/jobs/retry', { taskId: 'job_nothing' });
+    // Any text is a source id that may not exist: the same 404; an empty one cannot be an id at all.
+    const unshaped = await post(auth, '/api/v1/jobs/retry', { taskId: 'job_nothing' });
+    expect([unshaped.status, unshaped.json['code'], unshaped.json['msg']]).toEqual([
+      404,
+      404,
+      unknown.json['msg'],
+    ]);
+    const malformed = await post(auth, '/api/v1/jobs/retry', { taskId: '' });
     expect([malformed.status, malformed.json['code']]).toEqual([400, 400]);
   });
 

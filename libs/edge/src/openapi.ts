@@ -34,7 +34,7 @@ export function envelopeOf(data: TSchema): TSchema {
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: `Invalid request: malformed JSON or HTTP, a JSON body that is not UTF-8, unsupported content type, unknown or invalid field, an id not shaped like ours, bad query parameter, a JSON body nested more than ${MAX_JSON_DEPTH} levels, or text (in the body, query or path) holding NUL (U+0000) or a lone surrogate.`,
+  400: `Invalid request: malformed JSON or HTTP, a JSON body that is not UTF-8, unsupported content type, unknown or invalid field, an id not shaped like ours (a task id of the public API excepted: any text of 1 to 256 characters is looked up, 404 when no such task), bad query parameter, a JSON body nested more than ${MAX_JSON_DEPTH} levels, or text (in the body, query or path) holding NUL (U+0000) or a lone surrogate.`,
   401: 'Missing or invalid credential, a credential in the URL, or an authorization scheme other than Bearer.',
   402: 'Insufficient balance (40201) or spend cap reached (40202).',
   403: 'Not permitted.',

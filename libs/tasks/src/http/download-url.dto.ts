@@ -1,12 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { TaskId } from './task.dto';
+import { TaskIdInput } from './task.dto';
 
 const TASK = 'job_01JDZC4E6G8J0K2M4N6P8R0S2T';
 
 /** The body of POST /api/v1/common/download-url. Unknown fields are 400. */
 export const DownloadUrlBody = Type.Object(
   {
-    taskId: TaskId,
+    taskId: TaskIdInput,
     key: Type.Optional(
       Type.String({
         maxLength: 1024,

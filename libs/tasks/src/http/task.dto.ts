@@ -6,7 +6,21 @@ import { MAX_JSON_DEPTH, idSchema, USD_AMOUNT_PATTERN } from '@gen/core';
  * A task id as the service makes it (`job_` and a ULID): checked by its pattern before any query, so that a
  * malformed id is a 400 naming the field, never a lookup.
  */
+/** The shape of the task ids this service makes (the console's route parameter is held to it). */
 export const TaskId = idSchema(IdPrefix.task);
+
+/**
+ * A task id as the public API takes it (spec: any string of length at least 1): a text that is not one of ours
+ * is a task that does not exist, 404 as for another key's task, indistinguishably. 400 only for what cannot be
+ * an id at all: empty, over 256 characters, or (refused by the edge before this) holding NUL or a lone
+ * surrogate.
+ */
+export const TaskIdInput = Type.String({
+  minLength: 1,
+  maxLength: 256,
+  description:
+    'The task id createTask gave (`job_` and a ULID). Any other text of 1 to 256 characters is a task that does not exist (404); empty, longer, or holding NUL (U+0000) or a lone surrogate is 400.',
+});
 
 /** The body of quote and createTask (spec: Task request). Unknown top-level fields are 400. */
 export const TaskRequestBody = Type.Object(
@@ -47,7 +61,7 @@ export const TaskRequestBody = Type.Object(
 );
 export type TaskRequestBody = Static<typeof TaskRequestBody>;
 
-export const RecordInfoQuery = Type.Object({ taskId: TaskId }, { additionalProperties: false });
+export const RecordInfoQuery = Type.Object({ taskId: TaskIdInput }, { additionalProperties: false });
 export type RecordInfoQuery = Static<typeof RecordInfoQuery>;
 
 const Usd = (description: string) => Type.String({ pattern: USD_AMOUNT_PATTERN, description });
@@ -209,7 +223,7 @@ export const TaskRecord = Type.Object(
   { additionalProperties: false },
 );
 
-export const TaskIdBody = Type.Object({ taskId: TaskId }, { additionalProperties: false });
+export const TaskIdBody = Type.Object({ taskId: TaskIdInput }, { additionalProperties: false });
 export type TaskIdBody = Static<typeof TaskIdBody>;
 
 const DateParam = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD, UTC.' });

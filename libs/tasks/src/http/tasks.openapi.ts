@@ -6,6 +6,7 @@ import {
   QuoteResult,
   RetryResult,
   TaskId,
+  TaskIdInput,
   TaskIdBody,
   TaskPage,
   TaskRecord,
@@ -196,7 +197,7 @@ export const tasksOpenApi: OpenApiFragment = {
         summary: 'Read a task: the same shape in every state; fresh signed URLs for stored assets.',
         description:
           'Unknown tasks, tasks of another account and tasks of another API key are the same 404. A taskId not shaped like one (`job_` and a ULID) is 400 before any lookup. `Cache-Control: no-store`.',
-        parameters: [{ name: 'taskId', in: 'query', required: true, schema: TaskId }],
+        parameters: [{ name: 'taskId', in: 'query', required: true, schema: TaskIdInput }],
         responses: {
           ...envelopeResponse('The task record.', TaskRecord, { rateLimited: true }),
           ...errorResponses([400, 401, 403, 404, 429, 500]),
