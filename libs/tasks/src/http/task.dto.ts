@@ -40,7 +40,7 @@ export const TaskRequestBody = Type.Object(
     callBackUrl: Type.Optional(
       Type.Unknown({
         description:
-          'Terminal-state callback target: http or https, port 80 or 443, no credentials, every resolved address public. Anything else: 400 "Invalid callback URL".',
+          'Terminal-state callback target: http or https, port 80 or 443, no user info (credentials), and every address its host resolves to public (an operator may allow private ranges with WEBHOOK_ALLOW_PRIVATE_CIDRS). Anything else: 400 "Invalid callback URL", which names no address. The callback carries the task record when the task ends, before settlement (`settled: false`, `cost` the estimate); the final cost is in recordInfo.',
       }),
     ),
     quoteId: Type.Optional(
