@@ -190,14 +190,87 @@ describe('the web console in Chromium', () => {
     await shot('task');
   });
 
+  it('shows a text task that ended in a tool call: the call, the reasoning, the finish reason and the tokens', async () => {
+    const created = await fetch(`${app.baseUrl}/api/v1/jobs/createTask`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${app.boot.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'local/echo/chat',
+        input: {
+          messages: [{ role: 'user', content: 'Lisbon' }],
+          tools: [
+            {
+              type: 'function',
+              function: {
+                name: 'get_weather',
+                parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+              },
+            },
+          ],
+          tool_choice: 'required',
+          reasoning_effort: 'low',
+        },
+      }),
+    });
+    expect(created.status).toBe(202);
+    const taskId = ((await created.json()) as { data: { taskId: string } }).data.taskId;
+    await page.goto(`${app.baseUrl}/console/tasks/${taskId}`);
+    const calls = page.getByTestId('tool-calls');
+    await calls.waitFor();
+    expect(await calls.locator('code').first().textContent()).toBe('get_weather');
+    expect(JSON.parse((await calls.locator('pre').first().textContent())!)).toEqual({ city: 'Lisbon' });
+    await page.getByText('No text: the answer is tool calls only.').waitFor();
+    expect(await page.getByTestId('finish-reason').textContent()).toBe('tool_calls');
+    expect(await page.getByTestId('usage').textContent()).toMatch(
+      /^\d+ prompt \(0 cached\), \d+ completion \([1-9]\d* reasoning\)$/,
+    );
+    await page.locator('summary', { hasText: 'Reasoning' }).click();
+    await page.getByText(/The user wrote 1 words/).waitFor();
+    // Amounts read as a person reads them, the exact one on hover.
+    const cost = page.locator('dd .money').first();
+    expect(await cost.getAttribute('title')).toMatch(/^\d+\.\d+ USD$/);
+    await shot('task-tool-call');
+  });
+
   it('registers a webhook endpoint, and shows the message delivered to it', async () => {
     hook = await receiver(tls);
     await page.getByRole('link', { name: 'Webhooks' }).click();
+    // Nothing chosen yet: the page says why "Add endpoint" cannot be pressed, and which rule a URL breaks.
+    const add = page.getByRole('button', { name: 'Add endpoint' });
+    await page.getByTestId('events-hint').waitFor();
+    expect(await add.isDisabled()).toBe(true);
+    const rule = page.getByTestId('url-rule');
+    for (const [url, said] of [
+      ['http://hooks.example/in', 'The URL must start with https:// (plain http is refused).'],
+      [
+        'https://user:pw@hooks.example/in',
+        'The URL must not carry a user name or password (nothing before an @).',
+      ],
+      ['https://hooks.example:8443/in', 'The URL must use the HTTPS port 443: leave the port out.'],
+    ] as const) {
+      await page.getByLabel('HTTPS URL').fill(url);
+      expect(await rule.textContent()).toBe(said);
+    }
+    await page.getByRole('checkbox', { name: /^task\.succeeded/ }).check();
+    expect(await page.getByTestId('events-hint').count()).toBe(0);
+    expect(await add.isDisabled()).toBe(true);
+    // Only the service can tell that a host does not resolve: said beside the field, naming no address.
+    await page.getByLabel('HTTPS URL').fill('https://nothing.invalid/in');
+    await add.click();
+    await page
+      .getByText(
+        'Refused by the service: the host does not resolve, or resolves to an address that is not public.',
+      )
+      .waitFor();
+    expect(await page.getByText(/Something went wrong/).count()).toBe(0);
+    await page.getByRole('checkbox', { name: /^task\.succeeded/ }).uncheck();
     await page.getByLabel('HTTPS URL').fill(hook.url);
     await page.getByLabel('Description').fill('browser test receiver');
     await page.getByRole('checkbox', { name: /^task\.succeeded/ }).check();
     await page.getByRole('button', { name: 'Add endpoint' }).click();
     expect((await page.getByTestId('secret').textContent())!.trim()).toMatch(/^whsec_/);
+    // A signing secret, not a key: its own words on the button that hides it.
+    await page.getByRole('button', { name: 'I have stored the secret' }).waitFor();
     const card = page.getByRole('article', { name: hook.url });
     expect(await card.getByTestId('endpoint-status').textContent()).toBe('Enabled');
 

@@ -127,7 +127,22 @@ export interface Asset {
 export interface Task extends TaskItem {
   readonly settled: boolean;
   readonly estimatedCost: string;
-  readonly output?: { assets: readonly Asset[]; text?: string };
+  readonly output?: {
+    assets: readonly Asset[];
+    text?: string;
+    message?: {
+      content: string | null;
+      reasoning_content?: string;
+      tool_calls?: readonly { id: string; function: { name: string; arguments: string } }[];
+    };
+    usage?: {
+      prompt_tokens: number;
+      cached_tokens: number;
+      completion_tokens: number;
+      reasoning_tokens: number;
+    };
+    finishReason?: string;
+  };
   readonly errorCode?: string;
   readonly errorMessage?: string;
 }
@@ -137,6 +152,8 @@ export interface Attempt {
   readonly attemptedAt: string;
   readonly outcome: string;
   readonly status?: number;
+  /** The error's class when it failed without an answer (e.g. ECONNREFUSED), never an address. */
+  readonly error?: string;
   readonly durationMs: number;
 }
 export interface Delivery {

@@ -2,6 +2,20 @@ import { useState } from 'preact/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { api, type ApiKey } from './api';
 import { useI18n } from './i18n';
+import { readableUsd } from './money';
+
+/** A USD amount as a person reads it (to the cent, or two significant digits below one), exact on hover. */
+export function Money(props: { amount: string | undefined | null; currency?: string }) {
+  if (props.amount === undefined || props.amount === null || props.amount === '') return <>—</>;
+  const shown = readableUsd(props.amount);
+  const suffix = props.currency ? ` ${props.currency}` : '';
+  return (
+    <span class="money" title={`${props.amount} USD`} data-exact={props.amount}>
+      {shown}
+      {suffix}
+    </span>
+  );
+}
 
 export function ErrorNote(props: { error: unknown }) {
   const { t } = useI18n();
@@ -24,7 +38,14 @@ export function Loading() {
 }
 
 /** A secret shown once: selectable text, a copy button, and the warning above it. */
-export function SecretOnce(props: { label: string; warning?: string; secret: string; onDone?: () => void }) {
+export function SecretOnce(props: {
+  label: string;
+  warning?: string;
+  secret: string;
+  onDone?: () => void;
+  /** The button that hides it: "I have stored the key" unless said otherwise (a signing secret). */
+  doneLabel?: string;
+}) {
   const { t } = useI18n();
   const [copied, setCopied] = useState(false);
   return (
@@ -52,7 +73,7 @@ export function SecretOnce(props: { label: string; warning?: string; secret: str
         </button>
         {props.onDone && (
           <button type="button" class="secondary" onClick={props.onDone}>
-            {t('console.keys.dismiss')}
+            {props.doneLabel ?? t('console.keys.dismiss')}
           </button>
         )}
         {copied && <span role="status">{t('console.copied')}</span>}

@@ -94,6 +94,13 @@ export const AttemptResult = Type.Object(
     attemptedAt: Type.String({ format: 'date-time' }),
     outcome: Type.String(),
     status: Type.Optional(Type.Integer()),
+    error: Type.Optional(
+      Type.String({
+        pattern: '^[A-Z][A-Z0-9_]*$',
+        description:
+          'The error class of a failure without an answer (e.g. ECONNREFUSED, ETIMEDOUT, UND_ERR_SOCKET); never an address.',
+      }),
+    ),
     durationMs: Type.Integer({ minimum: 0 }),
   },
   { additionalProperties: false },
@@ -104,6 +111,7 @@ export const attemptView = (a: AttemptLogEntry) => ({
   attemptedAt: a.attemptedAt.toISOString(),
   outcome: a.outcome,
   ...(a.status !== null ? { status: a.status } : {}),
+  ...(a.error !== null ? { error: a.error } : {}),
   durationMs: a.durationMs,
 });
 

@@ -52,8 +52,12 @@ describe.each(DATABASE_KINDS)('group-committed attempt records on %s', (kind) =>
       id: row.id,
       n: 1,
       at: at(1),
-      outcome: kindOf === 0 ? 'delivered' : 'status',
-      ...(kindOf === 0 ? { status: 204 } : { status: 503, detail: 'receiver answered HTTP 503' }),
+      outcome: ['delivered', 'status', 'connection'][kindOf]!,
+      ...[
+        { status: 204 },
+        { status: 503, detail: 'receiver answered HTTP 503' },
+        { detail: 'connect ECONNREFUSED 203.0.113.9:443' },
+      ][kindOf],
       durationMs: 10 + i,
       delivered: kindOf === 0,
       nextAttemptAt: kindOf === 1 ? at(11) : null,
@@ -78,7 +82,15 @@ describe.each(DATABASE_KINDS)('group-committed attempt records on %s', (kind) =>
         lastOutcome: expected.outcome,
       });
       expect(await deliveries.attemptsOf(row.id)).toEqual([
-        { n: 1, attemptedAt: at(1), outcome: expected.outcome, status: expected.status, durationMs: 10 + i },
+        {
+          n: 1,
+          attemptedAt: at(1),
+          outcome: expected.outcome,
+          status: expected.status ?? null,
+          // The error's class only, never the address in the detail.
+          error: expected.outcome === 'connection' ? 'ECONNREFUSED' : null,
+          durationMs: 10 + i,
+        },
       ]);
     }
   });

@@ -58,7 +58,14 @@ export interface AttemptLogEntry {
   readonly attemptedAt: Date;
   readonly outcome: string;
   readonly status: number | null;
+  /** The error's class of a failure without an answer (ECONNREFUSED, ETIMEDOUT, ...): never an address. */
+  readonly error: string | null;
   readonly durationMs: number;
+}
+
+/** The error code in an attempt's detail (Node's `E...` codes, undici's `UND_ERR_...`), or null. */
+export function errorClassOf(detail: string | null | undefined): string | null {
+  return /\b(E[A-Z][A-Z0-9_]+|UND_ERR_[A-Z_]+|ERR_[A-Z_]+)\b/.exec(detail ?? '')?.[1] ?? null;
 }
 
 /**
@@ -197,7 +204,7 @@ export class OutboundQueue<Row> {
   async attemptsOf(id: string): Promise<AttemptLogEntry[]> {
     const { attempts, ref } = this.tables;
     const rows = await this.db.query<Record<string, unknown>>(
-      `SELECT "n", "attempted_at", "outcome", "status", "duration_ms" FROM ${attempts}
+      `SELECT "n", "attempted_at", "outcome", "status", "detail", "duration_ms" FROM ${attempts}
        WHERE ${ref} = $1 ORDER BY "n"`,
       [id],
     );
@@ -206,6 +213,7 @@ export class OutboundQueue<Row> {
       attemptedAt: rowDate(r['attempted_at']),
       outcome: r['outcome'] as string,
       status: r['status'] === null ? null : Number(r['status']),
+      error: errorClassOf(r['detail'] as string | null),
       durationMs: Number(r['duration_ms']),
     }));
   }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, type Balance } from '../api';
 import { formatTime, useI18n } from '../i18n';
-import { ErrorNote, Loading } from '../ui';
+import { ErrorNote, Loading, Money } from '../ui';
 
 export function BalanceScreen() {
   const { t, language } = useI18n();
@@ -16,19 +16,19 @@ export function BalanceScreen() {
         <div>
           <dt>{t('console.balance.available')}</dt>
           <dd data-testid="available">
-            {b.available} {b.currency}
+            <Money amount={b.available} currency={b.currency} />
           </dd>
         </div>
         <div>
           <dt>{t('console.balance.held')}</dt>
           <dd>
-            {b.held} {b.currency}
+            <Money amount={b.held} currency={b.currency} />
           </dd>
         </div>
         <div>
           <dt>{t('console.balance.total')}</dt>
           <dd>
-            {b.total} {b.currency}
+            <Money amount={b.total} currency={b.currency} />
           </dd>
         </div>
       </dl>
@@ -37,13 +37,13 @@ export function BalanceScreen() {
         <div>
           <dt>{t('console.balance.wallet')}</dt>
           <dd>
-            {b.sources.wallet} {b.currency}
+            <Money amount={b.sources.wallet} currency={b.currency} />
           </dd>
         </div>
         <div>
           <dt>{t('console.balance.credit')}</dt>
           <dd>
-            {b.sources.credit} {b.currency}
+            <Money amount={b.sources.credit} currency={b.currency} />
           </dd>
         </div>
       </dl>
@@ -64,7 +64,9 @@ export function BalanceScreen() {
               {b.sources.grants.map((grant) => (
                 <tr key={grant.id}>
                   <td>{grant.model}</td>
-                  <td>{grant.available}</td>
+                  <td>
+                    <Money amount={grant.available} />
+                  </td>
                   <td>{grant.expiresAt ? formatTime(language, grant.expiresAt) : t('console.never')}</td>
                 </tr>
               ))}

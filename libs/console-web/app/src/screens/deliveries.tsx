@@ -3,7 +3,27 @@ import { api, type Attempt } from '../api';
 import { formatTime, useI18n } from '../i18n';
 import { ErrorNote } from '../ui';
 
-/** A delivery's attempts, oldest first. */
+type Translate = ReturnType<typeof useI18n>['t'];
+
+/** The outcomes the webhooks service records, each as a sentence; an unknown one as its code. */
+const OUTCOMES = {
+  delivered: 'console.webhooks.outcome.delivered',
+  status: 'console.webhooks.outcome.status',
+  redirect: 'console.webhooks.outcome.redirect',
+  timeout: 'console.webhooks.outcome.timeout',
+  connection: 'console.webhooks.outcome.connection',
+  blocked_address: 'console.webhooks.outcome.blocked_address',
+  invalid_url: 'console.webhooks.outcome.invalid_url',
+  no_secret: 'console.webhooks.outcome.no_secret',
+  unsendable: 'console.webhooks.outcome.unsendable',
+} as const;
+
+function outcomeText(t: Translate, outcome: string): string {
+  const id = OUTCOMES[outcome as keyof typeof OUTCOMES];
+  return id ? t(id) : outcome;
+}
+
+/** A delivery's attempts, oldest first: how each ended, its HTTP status, its error class and its duration. */
 export function Attempts(props: { attempts: readonly Attempt[] }) {
   const { t, language } = useI18n();
   if (props.attempts.length === 0) return <p class="muted">{t('console.webhooks.no_attempts')}</p>;
@@ -24,8 +44,16 @@ export function Attempts(props: { attempts: readonly Attempt[] }) {
             <tr key={attempt.n}>
               <td>{attempt.n}</td>
               <td>{formatTime(language, attempt.attemptedAt)}</td>
-              <td>{attempt.outcome}</td>
-              <td>{attempt.status ?? ''}</td>
+              <td data-testid="attempt-outcome">
+                {outcomeText(t, attempt.outcome)}
+                {attempt.error && (
+                  <>
+                    {' '}
+                    (<code>{attempt.error}</code>)
+                  </>
+                )}
+              </td>
+              <td>{attempt.status ?? '—'}</td>
               <td>{attempt.durationMs}</td>
             </tr>
           ))}

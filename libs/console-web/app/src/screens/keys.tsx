@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, type ApiKey } from '../api';
 import { formatTime, useI18n } from '../i18n';
-import { ConfirmButton, ErrorNote, Loading, SecretOnce, useKeys } from '../ui';
+import { ConfirmButton, ErrorNote, Loading, Money, SecretOnce, useKeys } from '../ui';
 
 /** A USD decimal as the API takes it (a string, never a float). */
 const USD = /^(0|[1-9]\d{0,14})(\.\d{1,9})?$/;
@@ -74,7 +74,9 @@ export function KeysScreen() {
                   <td>{formatTime(language, key.createdAt)}</td>
                   <td>{key.lastUsedAt ? formatTime(language, key.lastUsedAt) : t('console.never')}</td>
                   <td>{key.dailyCap ?? t('console.keys.no_cap')}</td>
-                  <td>{key.spentToday}</td>
+                  <td>
+                    <Money amount={key.spentToday} />
+                  </td>
                   <td>
                     {key.revoked ? (
                       <span class="badge">{t('console.keys.revoked')}</span>

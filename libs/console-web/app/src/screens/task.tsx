@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, ApiError, type Asset, type Delivery, type Message, type Task } from '../api';
 import { formatTime, useI18n } from '../i18n';
 import { Link } from '../router';
-import { ErrorNote, Loading } from '../ui';
+import { ErrorNote, Loading, Money } from '../ui';
 import { Attempts, RedeliverButton } from './deliveries';
 
 export function TaskScreen(props: { taskId: string }) {
@@ -47,9 +47,13 @@ export function TaskScreen(props: { taskId: string }) {
             <dt>{t('console.task.completed')}</dt>
             <dd>{formatTime(language, task.data.completedAt) || '—'}</dd>
             <dt>{t('console.task.estimated')}</dt>
-            <dd>{task.data.estimatedCost}</dd>
+            <dd>
+              <Money amount={task.data.estimatedCost} />
+            </dd>
             <dt>{t('console.tasks.cost')}</dt>
-            <dd>{task.data.cost}</dd>
+            <dd>
+              <Money amount={task.data.cost} />
+            </dd>
             <dt>{t('console.task.settled')}</dt>
             <dd>{task.data.settled ? t('console.task.yes') : t('console.task.no')}</dd>
             {task.data.errorMessage && (
@@ -62,11 +66,8 @@ export function TaskScreen(props: { taskId: string }) {
             )}
           </dl>
           <h2>{t('console.task.outputs')}</h2>
-          {task.data.output?.text !== undefined && (
-            <>
-              <h3>{t('console.task.text')}</h3>
-              <pre class="text-output">{task.data.output.text}</pre>
-            </>
+          {task.data.output && (task.data.output.text !== undefined || task.data.output.message) && (
+            <TextAnswer output={task.data.output} />
           )}
           {(task.data.output?.assets.length ?? 0) === 0 ? (
             task.data.output?.text === undefined && <p>{t('console.task.no_outputs')}</p>
@@ -84,6 +85,80 @@ export function TaskScreen(props: { taskId: string }) {
       <TaskWebhooks taskId={props.taskId} />
     </section>
   );
+}
+
+/**
+ * A text task's answer: its text (when there is any), the reasoning the model showed, its tool calls (name and
+ * arguments), why it ended and the tokens charged.
+ */
+function TextAnswer(props: { output: NonNullable<Task['output']> }) {
+  const { t } = useI18n();
+  const { output } = props;
+  const calls = output.message?.tool_calls ?? [];
+  const reasoning = output.message?.reasoning_content;
+  return (
+    <section class="text-answer" aria-label={t('console.task.text')}>
+      <h3>{t('console.task.text')}</h3>
+      {output.text ? (
+        <pre class="text-output" data-testid="answer-text">
+          {output.text}
+        </pre>
+      ) : (
+        <p class="muted">{t('console.task.no_text')}</p>
+      )}
+      {reasoning && (
+        <details>
+          <summary>{t('console.task.reasoning')}</summary>
+          <pre class="text-output">{reasoning}</pre>
+        </details>
+      )}
+      {calls.length > 0 && (
+        <>
+          <h3>{t('console.task.tool_calls')}</h3>
+          <ol class="tool-calls" data-testid="tool-calls">
+            {calls.map((call) => (
+              <li key={call.id}>
+                <code>{call.function.name}</code>
+                <pre class="text-output">{prettyJson(call.function.arguments)}</pre>
+              </li>
+            ))}
+          </ol>
+        </>
+      )}
+      <dl class="facts">
+        {output.finishReason && (
+          <>
+            <dt>{t('console.task.finish_reason')}</dt>
+            <dd data-testid="finish-reason">
+              <code>{output.finishReason}</code>
+            </dd>
+          </>
+        )}
+        {output.usage && (
+          <>
+            <dt>{t('console.task.usage')}</dt>
+            <dd data-testid="usage">
+              {t('console.task.tokens', {
+                prompt: output.usage.prompt_tokens,
+                cached: output.usage.cached_tokens,
+                completion: output.usage.completion_tokens,
+                reasoning: output.usage.reasoning_tokens,
+              })}
+            </dd>
+          </>
+        )}
+      </dl>
+    </section>
+  );
+}
+
+/** Tool arguments as the model wrote them, indented when they are JSON. */
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
 }
 
 function Preview(props: { asset: Asset; n: number }) {

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, query, type TaskItem } from '../api';
 import { formatTime, useI18n } from '../i18n';
 import { Link } from '../router';
-import { ErrorNote, KeySelect, Loading, useKeys } from '../ui';
+import { ErrorNote, KeySelect, Loading, Money, useKeys } from '../ui';
 
 const STATES = ['queued', 'running', 'succeeded', 'failed', 'canceled', 'expired'] as const;
 
@@ -117,7 +117,9 @@ export function TasksScreen() {
                   </td>
                   <td>{keyName(task.keyId)}</td>
                   <td>{formatTime(language, task.createdAt)}</td>
-                  <td>{task.cost}</td>
+                  <td>
+                    <Money amount={task.cost} />
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -4,8 +4,8 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { api, query, type Usage } from '../api';
 import { useI18n } from '../i18n';
-import { formatMicroUsd, microUsd } from '../money';
-import { ErrorNote, KeySelect, Loading, useKeys } from '../ui';
+import { formatMicroUsd, microUsd, readableUsd } from '../money';
+import { ErrorNote, KeySelect, Loading, Money, useKeys } from '../ui';
 
 export function UsageScreen() {
   const { t } = useI18n();
@@ -65,7 +65,7 @@ function UsageFigures(props: { usage: Usage }) {
   return (
     <>
       <p data-testid="usage-totals">
-        {t('console.usage.totals', { calls: usage.totals.calls, spend: usage.totals.spend })}
+        {t('console.usage.totals', { calls: usage.totals.calls, spend: readableUsd(usage.totals.spend) })}
       </p>
       <h2>{t('console.usage.chart')}</h2>
       {usage.days.length === 0 ? <p>{t('console.usage.empty')}</p> : <DailyPlot usage={usage} />}
@@ -85,7 +85,9 @@ function UsageFigures(props: { usage: Usage }) {
                 <tr key={day.date}>
                   <td>{day.date}</td>
                   <td>{day.calls}</td>
-                  <td>{day.spend}</td>
+                  <td>
+                    <Money amount={day.spend} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -110,7 +112,9 @@ function UsageFigures(props: { usage: Usage }) {
                 <tr key={model.model}>
                   <td>{model.model}</td>
                   <td>{model.calls}</td>
-                  <td>{model.spend}</td>
+                  <td>
+                    <Money amount={model.spend} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -166,7 +170,12 @@ function DailyPlot(props: { usage: Usage }) {
           },
         ],
         axes: [
-          {},
+          // One tick per whole day (or per 2, 7, 14 or 30 days on a long range), labelled by its UTC date.
+          {
+            space: 48,
+            incrs: [86_400, 2 * 86_400, 7 * 86_400, 14 * 86_400, 30 * 86_400],
+            values: (_u, ticks) => ticks.map((ts) => new Date(ts * 1000).toISOString().slice(5, 10)),
+          },
           { label: t('console.usage.calls') },
           {
             side: 1,

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, type Endpoint, type Message } from '../api';
-import { formatTime, useI18n } from '../i18n';
+import { api, ApiError, type Endpoint, type Message } from '../api';
+import { formatTime, useI18n, type Translate } from '../i18n';
 import { ConfirmButton, ErrorNote, Loading, SecretOnce } from '../ui';
 import { Attempts, RedeliverButton } from './deliveries';
 
@@ -27,6 +27,7 @@ function SigningSecret() {
         <SecretOnce
           label={t('console.webhooks.secret.shown_once')}
           secret={rotate.data.secret}
+          doneLabel={t('console.webhooks.secret.dismiss')}
           onDone={() => rotate.reset()}
         />
       ) : (
@@ -58,6 +59,7 @@ function Endpoints() {
         <SecretOnce
           label={t('console.webhooks.endpoint_secret')}
           secret={secret}
+          doneLabel={t('console.webhooks.secret.dismiss')}
           onDone={() => setSecret(null)}
         />
       )}
@@ -127,10 +129,58 @@ interface EndpointDraft {
 
 const EMPTY_DRAFT: EndpointDraft = { url: '', description: '', events: [] };
 
+/**
+ * The rule an endpoint URL breaks that can be told from its text (the service checks the same, and then where
+ * the host's addresses are): null when none. Never names a host or an address.
+ */
+export function endpointUrlProblem(url: string): UrlProblem | null {
+  if (url.trim() === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'malformed';
+  }
+  if (parsed.protocol !== 'https:') return 'scheme';
+  if (parsed.username !== '' || parsed.password !== '' || /^https:\/\/[^/?#]*@/i.test(url.trim()))
+    return 'userinfo';
+  if (parsed.port !== '') return 'port';
+  return null;
+}
+
+type UrlProblem = 'malformed' | 'scheme' | 'userinfo' | 'port';
+
+const URL_PROBLEMS = {
+  malformed: 'console.webhooks.url_rule.malformed',
+  scheme: 'console.webhooks.url_rule.scheme',
+  userinfo: 'console.webhooks.url_rule.userinfo',
+  port: 'console.webhooks.url_rule.port',
+} as const;
+
+/**
+ * Whether `error` is the service refusing the URL (its message, in the language the console asked in): the
+ * text rules passed here, so what failed is where the host's addresses are.
+ */
+const refusedUrl = (t: Translate, error: unknown): boolean =>
+  error instanceof ApiError &&
+  error.status === 400 &&
+  error.message === t('console.webhooks.api_invalid_callback');
+
 /** An endpoint's URL, description and events: the fields of adding one and of editing one. */
-function EndpointFields(props: { value: EndpointDraft; onChange: (value: EndpointDraft) => void }) {
+function EndpointFields(props: {
+  value: EndpointDraft;
+  onChange: (value: EndpointDraft) => void;
+  /** The service refused the URL as it was last sent. */
+  refused?: boolean;
+}) {
   const { t } = useI18n();
   const { value, onChange } = props;
+  const problem = endpointUrlProblem(value.url);
+  const note = problem
+    ? t(URL_PROBLEMS[problem])
+    : props.refused
+      ? t('console.webhooks.url_rule.not_public')
+      : null;
   return (
     <>
       <label>
@@ -140,9 +190,19 @@ function EndpointFields(props: { value: EndpointDraft; onChange: (value: Endpoin
           required
           placeholder="https://"
           value={value.url}
+          aria-invalid={note ? 'true' : undefined}
+          aria-describedby="endpoint-url-rule"
           onInput={(e) => onChange({ ...value, url: e.currentTarget.value })}
         />
       </label>
+      <p
+        id="endpoint-url-rule"
+        class={note ? 'error' : 'muted'}
+        data-testid="url-rule"
+        role={note ? 'alert' : undefined}
+      >
+        {note ?? t('console.webhooks.url_rule.hint')}
+      </p>
       <label>
         <span>{t('console.webhooks.create.description')}</span>
         <input
@@ -152,6 +212,11 @@ function EndpointFields(props: { value: EndpointDraft; onChange: (value: Endpoin
         />
       </label>
       <EventChoices chosen={value.events} onChange={(events) => onChange({ ...value, events })} />
+      {value.events.length === 0 && (
+        <p class="muted" data-testid="events-hint">
+          {t('console.webhooks.events_required')}
+        </p>
+      )}
     </>
   );
 }
@@ -181,11 +246,21 @@ function CreateEndpoint(props: { onCreated: (secret: string) => void }) {
       }}
     >
       <h3 id="create-endpoint-heading">{t('console.webhooks.create.heading')}</h3>
-      <EndpointFields value={draft} onChange={setDraft} />
-      <button type="submit" disabled={create.isPending || draft.events.length === 0}>
+      <EndpointFields
+        value={draft}
+        onChange={(value) => {
+          if (value.url !== draft.url) create.reset();
+          setDraft(value);
+        }}
+        refused={refusedUrl(t, create.error)}
+      />
+      <button
+        type="submit"
+        disabled={create.isPending || draft.events.length === 0 || endpointUrlProblem(draft.url) !== null}
+      >
         {t('console.webhooks.create.submit')}
       </button>
-      <ErrorNote error={create.error} />
+      {!refusedUrl(t, create.error) && <ErrorNote error={create.error} />}
     </form>
   );
 }
@@ -321,16 +396,26 @@ function EditEndpoint(props: { endpoint: Endpoint; onDone: (changed: boolean) =>
         save.mutate();
       }}
     >
-      <EndpointFields value={draft} onChange={setDraft} />
+      <EndpointFields
+        value={draft}
+        onChange={(value) => {
+          if (value.url !== draft.url) save.reset();
+          setDraft(value);
+        }}
+        refused={refusedUrl(t, save.error)}
+      />
       <div class="row">
-        <button type="submit" disabled={save.isPending || draft.events.length === 0}>
+        <button
+          type="submit"
+          disabled={save.isPending || draft.events.length === 0 || endpointUrlProblem(draft.url) !== null}
+        >
           {t('console.save')}
         </button>
         <button type="button" class="secondary" onClick={() => props.onDone(false)}>
           {t('console.cancel')}
         </button>
       </div>
-      <ErrorNote error={save.error} />
+      {!refusedUrl(t, save.error) && <ErrorNote error={save.error} />}
     </form>
   );
 }

@@ -146,4 +146,33 @@ export const de: ConsoleCatalog = {
   'console.webhooks.edit': 'Bearbeiten',
   'console.webhooks.no_messages': 'Noch keine Nachrichten.',
   'console.webhooks.event': 'Ereignis',
+  'console.webhooks.secret.dismiss': 'Ich habe das Geheimnis gespeichert',
+  'console.webhooks.url_rule.hint':
+    'HTTPS auf Port 443, ohne Benutzername oder Passwort; der Host muss zu öffentlichen Adressen auflösen.',
+  'console.webhooks.url_rule.malformed': 'Dies ist keine vollständige URL.',
+  'console.webhooks.url_rule.scheme': 'Die URL muss mit https:// beginnen (reines http wird abgelehnt).',
+  'console.webhooks.url_rule.userinfo':
+    'Die URL darf keinen Benutzernamen und kein Passwort enthalten (nichts vor einem @).',
+  'console.webhooks.url_rule.port': 'Die URL muss den HTTPS-Port 443 verwenden: lassen Sie den Port weg.',
+  'console.webhooks.url_rule.not_public':
+    'Vom Dienst abgelehnt: Der Host löst nicht auf oder löst zu einer nicht öffentlichen Adresse auf.',
+  'console.webhooks.api_invalid_callback': 'Ungültige Callback-URL',
+  'console.webhooks.events_required':
+    'Wählen Sie mindestens ein Ereignis: Dann lässt sich der Endpunkt speichern.',
+  'console.webhooks.outcome.delivered': 'Zugestellt',
+  'console.webhooks.outcome.status': 'Vom Empfänger abgelehnt (HTTP-Status)',
+  'console.webhooks.outcome.redirect': 'Weitergeleitet (nicht gefolgt)',
+  'console.webhooks.outcome.timeout': 'Keine Antwort rechtzeitig',
+  'console.webhooks.outcome.connection': 'Verbindung fehlgeschlagen',
+  'console.webhooks.outcome.blocked_address': 'Adresse nicht öffentlich: nicht gesendet',
+  'console.webhooks.outcome.invalid_url': 'Ungültige URL: nicht gesendet',
+  'console.webhooks.outcome.no_secret': 'Kein Signaturgeheimnis: nicht gesendet',
+  'console.webhooks.outcome.unsendable': 'Konnte nicht erstellt werden: nicht gesendet',
+  'console.task.no_text': 'Kein Text: Die Antwort besteht nur aus Tool-Aufrufen.',
+  'console.task.reasoning': 'Begründung',
+  'console.task.tool_calls': 'Tool-Aufrufe',
+  'console.task.finish_reason': 'Abschlussgrund',
+  'console.task.usage': 'Berechnete Tokens',
+  'console.task.tokens':
+    '{prompt} Eingabe ({cached} zwischengespeichert), {completion} Ausgabe ({reasoning} Begründung)',
 };

@@ -148,6 +148,33 @@ export const en = {
   'console.webhooks.edit': 'Edit',
   'console.webhooks.no_messages': 'No messages yet.',
   'console.webhooks.event': 'Event',
+  'console.webhooks.secret.dismiss': 'I have stored the secret',
+  'console.webhooks.url_rule.hint':
+    'HTTPS on port 443, without a user name or password; its host must resolve to public addresses.',
+  'console.webhooks.url_rule.malformed': 'This is not a complete URL.',
+  'console.webhooks.url_rule.scheme': 'The URL must start with https:// (plain http is refused).',
+  'console.webhooks.url_rule.userinfo':
+    'The URL must not carry a user name or password (nothing before an @).',
+  'console.webhooks.url_rule.port': 'The URL must use the HTTPS port 443: leave the port out.',
+  'console.webhooks.url_rule.not_public':
+    'Refused by the service: the host does not resolve, or resolves to an address that is not public.',
+  'console.webhooks.api_invalid_callback': 'Invalid callback URL',
+  'console.webhooks.events_required': 'Choose at least one event: the endpoint can be saved then.',
+  'console.webhooks.outcome.delivered': 'Delivered',
+  'console.webhooks.outcome.status': 'Refused by the receiver (HTTP status)',
+  'console.webhooks.outcome.redirect': 'Redirected (not followed)',
+  'console.webhooks.outcome.timeout': 'No answer in time',
+  'console.webhooks.outcome.connection': 'Connection failed',
+  'console.webhooks.outcome.blocked_address': 'Address not public: not sent',
+  'console.webhooks.outcome.invalid_url': 'Invalid URL: not sent',
+  'console.webhooks.outcome.no_secret': 'No signing secret: not sent',
+  'console.webhooks.outcome.unsendable': 'Could not be built: not sent',
+  'console.task.no_text': 'No text: the answer is tool calls only.',
+  'console.task.reasoning': 'Reasoning',
+  'console.task.tool_calls': 'Tool calls',
+  'console.task.finish_reason': 'Finish reason',
+  'console.task.usage': 'Tokens charged',
+  'console.task.tokens': '{prompt} prompt ({cached} cached), {completion} completion ({reasoning} reasoning)',
 } as const;
 
 export type ConsoleMessageId = keyof typeof en;

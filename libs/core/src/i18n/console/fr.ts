@@ -146,4 +146,33 @@ export const fr: ConsoleCatalog = {
   'console.webhooks.edit': 'Modifier',
   'console.webhooks.no_messages': 'Aucun message pour l’instant.',
   'console.webhooks.event': 'Événement',
+  'console.webhooks.secret.dismiss': 'J’ai enregistré le secret',
+  'console.webhooks.url_rule.hint':
+    'HTTPS sur le port 443, sans nom d’utilisateur ni mot de passe ; l’hôte doit se résoudre en adresses publiques.',
+  'console.webhooks.url_rule.malformed': 'Ce n’est pas une URL complète.',
+  'console.webhooks.url_rule.scheme': 'L’URL doit commencer par https:// (le http simple est refusé).',
+  'console.webhooks.url_rule.userinfo':
+    'L’URL ne doit contenir ni nom d’utilisateur ni mot de passe (rien avant un @).',
+  'console.webhooks.url_rule.port': 'L’URL doit utiliser le port HTTPS 443 : omettez le port.',
+  'console.webhooks.url_rule.not_public':
+    'Refusée par le service : l’hôte ne se résout pas, ou se résout en une adresse non publique.',
+  'console.webhooks.api_invalid_callback': 'URL de rappel invalide',
+  'console.webhooks.events_required':
+    'Choisissez au moins un événement : le point de terminaison pourra alors être enregistré.',
+  'console.webhooks.outcome.delivered': 'Livré',
+  'console.webhooks.outcome.status': 'Refusé par le destinataire (statut HTTP)',
+  'console.webhooks.outcome.redirect': 'Redirigé (non suivi)',
+  'console.webhooks.outcome.timeout': 'Pas de réponse à temps',
+  'console.webhooks.outcome.connection': 'Échec de la connexion',
+  'console.webhooks.outcome.blocked_address': 'Adresse non publique : non envoyé',
+  'console.webhooks.outcome.invalid_url': 'URL invalide : non envoyé',
+  'console.webhooks.outcome.no_secret': 'Pas de secret de signature : non envoyé',
+  'console.webhooks.outcome.unsendable': 'Impossible à construire : non envoyé',
+  'console.task.no_text': 'Pas de texte : la réponse ne contient que des appels d’outils.',
+  'console.task.reasoning': 'Raisonnement',
+  'console.task.tool_calls': 'Appels d’outils',
+  'console.task.finish_reason': 'Raison de fin',
+  'console.task.usage': 'Jetons facturés',
+  'console.task.tokens':
+    '{prompt} en entrée ({cached} en cache), {completion} en sortie ({reasoning} de raisonnement)',
 };

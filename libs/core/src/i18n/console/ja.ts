@@ -146,4 +146,33 @@ export const ja: ConsoleCatalog = {
   'console.webhooks.edit': '編集',
   'console.webhooks.no_messages': 'メッセージはまだありません。',
   'console.webhooks.event': 'イベント',
+  'console.webhooks.secret.dismiss': 'シークレットを保存しました',
+  'console.webhooks.url_rule.hint':
+    'ポート 443 の HTTPS で、ユーザー名とパスワードは含めません。ホストは公開アドレスに解決される必要があります。',
+  'console.webhooks.url_rule.malformed': '完全な URL ではありません。',
+  'console.webhooks.url_rule.scheme': 'URL は https:// で始める必要があります（http は拒否されます）。',
+  'console.webhooks.url_rule.userinfo':
+    'URL にユーザー名やパスワードを含めないでください（@ の前に何も置かない）。',
+  'console.webhooks.url_rule.port':
+    'URL は HTTPS のポート 443 を使う必要があります。ポートは省略してください。',
+  'console.webhooks.url_rule.not_public':
+    'サービスが拒否しました：ホストが解決できないか、公開されていないアドレスに解決されます。',
+  'console.webhooks.api_invalid_callback': '無効なコールバック URL',
+  'console.webhooks.events_required':
+    'イベントを少なくとも 1 つ選択してください。選択するとエンドポイントを保存できます。',
+  'console.webhooks.outcome.delivered': '配信済み',
+  'console.webhooks.outcome.status': '受信側が拒否（HTTP ステータス）',
+  'console.webhooks.outcome.redirect': 'リダイレクト（追跡しません）',
+  'console.webhooks.outcome.timeout': '時間内に応答なし',
+  'console.webhooks.outcome.connection': '接続に失敗',
+  'console.webhooks.outcome.blocked_address': '公開されていないアドレス：送信しません',
+  'console.webhooks.outcome.invalid_url': '無効な URL：送信しません',
+  'console.webhooks.outcome.no_secret': '署名シークレットなし：送信しません',
+  'console.webhooks.outcome.unsendable': '作成できません：送信しません',
+  'console.task.no_text': 'テキストなし：回答はツール呼び出しのみです。',
+  'console.task.reasoning': '推論',
+  'console.task.tool_calls': 'ツール呼び出し',
+  'console.task.finish_reason': '終了理由',
+  'console.task.usage': '課金トークン',
+  'console.task.tokens': '入力 {prompt}（キャッシュ {cached}）、出力 {completion}（推論 {reasoning}）',
 };

@@ -144,4 +144,32 @@ export const ko: ConsoleCatalog = {
   'console.webhooks.edit': '편집',
   'console.webhooks.no_messages': '아직 메시지가 없습니다.',
   'console.webhooks.event': '이벤트',
+  'console.webhooks.secret.dismiss': '시크릿을 저장했습니다',
+  'console.webhooks.url_rule.hint':
+    '포트 443의 HTTPS이며 사용자 이름과 비밀번호가 없어야 합니다. 호스트는 공개 주소로 확인되어야 합니다.',
+  'console.webhooks.url_rule.malformed': '완전한 URL이 아닙니다.',
+  'console.webhooks.url_rule.scheme': 'URL은 https://로 시작해야 합니다(일반 http는 거부됩니다).',
+  'console.webhooks.url_rule.userinfo':
+    'URL에 사용자 이름이나 비밀번호를 넣으면 안 됩니다(@ 앞에 아무것도 없어야 함).',
+  'console.webhooks.url_rule.port': 'URL은 HTTPS 포트 443을 사용해야 합니다. 포트를 생략하세요.',
+  'console.webhooks.url_rule.not_public':
+    '서비스에서 거부됨: 호스트가 확인되지 않거나 공개되지 않은 주소로 확인됩니다.',
+  'console.webhooks.api_invalid_callback': '잘못된 콜백 URL',
+  'console.webhooks.events_required':
+    '이벤트를 하나 이상 선택하세요. 그러면 엔드포인트를 저장할 수 있습니다.',
+  'console.webhooks.outcome.delivered': '전달됨',
+  'console.webhooks.outcome.status': '수신자가 거부함(HTTP 상태)',
+  'console.webhooks.outcome.redirect': '리디렉션됨(따라가지 않음)',
+  'console.webhooks.outcome.timeout': '시간 내 응답 없음',
+  'console.webhooks.outcome.connection': '연결 실패',
+  'console.webhooks.outcome.blocked_address': '공개되지 않은 주소: 보내지 않음',
+  'console.webhooks.outcome.invalid_url': '잘못된 URL: 보내지 않음',
+  'console.webhooks.outcome.no_secret': '서명 시크릿 없음: 보내지 않음',
+  'console.webhooks.outcome.unsendable': '만들 수 없음: 보내지 않음',
+  'console.task.no_text': '텍스트 없음: 답변은 도구 호출뿐입니다.',
+  'console.task.reasoning': '추론',
+  'console.task.tool_calls': '도구 호출',
+  'console.task.finish_reason': '종료 이유',
+  'console.task.usage': '청구된 토큰',
+  'console.task.tokens': '입력 {prompt}(캐시 {cached}), 출력 {completion}(추론 {reasoning})',
 };

@@ -144,4 +144,33 @@ export const ru: ConsoleCatalog = {
   'console.webhooks.edit': 'Изменить',
   'console.webhooks.no_messages': 'Сообщений пока нет.',
   'console.webhooks.event': 'Событие',
+  'console.webhooks.secret.dismiss': 'Я сохранил секрет',
+  'console.webhooks.url_rule.hint':
+    'HTTPS на порту 443, без имени пользователя и пароля; хост должен разрешаться в публичные адреса.',
+  'console.webhooks.url_rule.malformed': 'Это не полный URL.',
+  'console.webhooks.url_rule.scheme': 'URL должен начинаться с https:// (обычный http отклоняется).',
+  'console.webhooks.url_rule.userinfo':
+    'URL не должен содержать имя пользователя или пароль (ничего перед @).',
+  'console.webhooks.url_rule.port': 'URL должен использовать порт HTTPS 443: не указывайте порт.',
+  'console.webhooks.url_rule.not_public':
+    'Отклонено сервисом: хост не разрешается или разрешается в непубличный адрес.',
+  'console.webhooks.api_invalid_callback': 'Недопустимый URL обратного вызова',
+  'console.webhooks.events_required':
+    'Выберите хотя бы одно событие: после этого конечную точку можно сохранить.',
+  'console.webhooks.outcome.delivered': 'Доставлено',
+  'console.webhooks.outcome.status': 'Отклонено получателем (HTTP-статус)',
+  'console.webhooks.outcome.redirect': 'Перенаправление (не выполняется)',
+  'console.webhooks.outcome.timeout': 'Нет ответа вовремя',
+  'console.webhooks.outcome.connection': 'Сбой соединения',
+  'console.webhooks.outcome.blocked_address': 'Адрес не публичный: не отправлено',
+  'console.webhooks.outcome.invalid_url': 'Недопустимый URL: не отправлено',
+  'console.webhooks.outcome.no_secret': 'Нет секрета подписи: не отправлено',
+  'console.webhooks.outcome.unsendable': 'Не удалось сформировать: не отправлено',
+  'console.task.no_text': 'Нет текста: ответ состоит только из вызовов инструментов.',
+  'console.task.reasoning': 'Рассуждение',
+  'console.task.tool_calls': 'Вызовы инструментов',
+  'console.task.finish_reason': 'Причина завершения',
+  'console.task.usage': 'Оплаченные токены',
+  'console.task.tokens':
+    '{prompt} на входе ({cached} из кеша), {completion} на выходе ({reasoning} на рассуждение)',
 };
