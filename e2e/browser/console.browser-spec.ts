@@ -258,9 +258,12 @@ describe('the web console in Chromium', () => {
     await page.getByLabel('HTTPS URL').fill('https://nothing.invalid/in');
     await add.click();
     await page
-      .getByText(
-        'Refused by the service: the host does not resolve, or resolves to an address that is not public.',
-      )
+      .getByText('Refused by the service: the host does not resolve (no address found for it).')
+      .waitFor();
+    await page.getByLabel('HTTPS URL').fill('https://10.255.255.1/in');
+    await add.click();
+    await page
+      .getByText('Refused by the service: the host resolves to an address that is not public.')
       .waitFor();
     expect(await page.getByText(/Something went wrong/).count()).toBe(0);
     await page.getByRole('checkbox', { name: /^task\.succeeded/ }).uncheck();

@@ -206,9 +206,14 @@ function errorBody(
       };
     case 'gemini':
       return { error: { code: status, message, status: GOOGLE_STATUSES[status] ?? 'INTERNAL' } };
+    case 'console': {
+      // The account holder's own screen may say which rule a value broke (e.g. an endpoint URL's), as a code the
+      // page words itself; the public API's message alone stays (the spec fixes "Invalid callback URL").
+      const reason = typeof c.params['reason'] === 'string' ? c.params['reason'] : undefined;
+      return { code: c.code, msg: message, request_id: requestId, ...(reason ? { reason } : {}) };
+    }
     case 'native':
     case 'admin':
-    case 'console':
     case 'public':
     case 'system':
       return { code: c.code, msg: message, request_id: requestId };

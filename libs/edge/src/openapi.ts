@@ -21,6 +21,13 @@ export const ErrorEnvelope = Type.Object(
     code: Type.Integer({ description: 'Business code (never 200 here).' }),
     msg: Type.String({ description: 'Human-readable text in the negotiated language.' }),
     request_id: Type.String({ pattern: '^req_' }),
+    reason: Type.Optional(
+      Type.String({
+        pattern: '^[a-z_]+$',
+        description:
+          'Console routes (/console/v1) only: which rule a value broke, as a code the console words itself (a webhook endpoint URL: scheme, credentials, port, host, too_long, malformed, unresolvable, private_address). Never names a host or an address; never on the public API.',
+      }),
+    ),
   },
   { additionalProperties: false, description: 'Failure envelope: `data` is absent.' },
 );

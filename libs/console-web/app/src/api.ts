@@ -4,6 +4,8 @@ export interface Envelope<T> {
   readonly code: number;
   readonly msg: string;
   readonly data?: T;
+  /** On some refusals: which rule the value broke, as a code the page words itself. */
+  readonly reason?: string;
 }
 
 /** A refusal of the API, with its localized message (shown to the user as it is). */
@@ -12,6 +14,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: number,
     message: string,
+    readonly reason?: string,
   ) {
     super(message);
   }
@@ -50,7 +53,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     throw new ApiError(response.status, response.status, response.statusText);
   }
   if (response.status === 401 && path !== '/sign-in') onSignedOut();
-  if (!response.ok) throw new ApiError(response.status, envelope.code, envelope.msg);
+  if (!response.ok) throw new ApiError(response.status, envelope.code, envelope.msg, envelope.reason);
   return envelope.data as T;
 }
 

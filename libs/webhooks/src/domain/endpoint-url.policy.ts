@@ -27,10 +27,13 @@ export class EndpointUrlPolicy {
       allowPrivateCidrs: this.allowPrivateCidrs,
       ...(this.lookup ? { lookup: this.lookup } : {}),
     });
-    // The check allows ports 80 and 443; an https URL keeps an explicit port only when it is not 443.
-    if (!checked.ok || new URL(checked.url).port !== '') {
-      throw new DomainError(BusinessCode.InvalidRequest, 'callback.invalid');
-    }
+    // The check allows ports 80 and 443; an https URL keeps an explicit port only when it is not 443. The
+    // rule broken goes along as `reason` (scheme, credentials, port, host, unresolvable, private_address, ...):
+    // only the console's answers carry it, and it never names the host or an address.
+    if (!checked.ok)
+      throw new DomainError(BusinessCode.InvalidRequest, 'callback.invalid', { reason: checked.reason });
+    if (new URL(checked.url).port !== '')
+      throw new DomainError(BusinessCode.InvalidRequest, 'callback.invalid', { reason: 'port' });
     return checked.url;
   }
 }

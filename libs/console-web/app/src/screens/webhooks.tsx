@@ -157,30 +157,36 @@ const URL_PROBLEMS = {
   port: 'console.webhooks.url_rule.port',
 } as const;
 
-/**
- * Whether `error` is the service refusing the URL (its message, in the language the console asked in): the
- * text rules passed here, so what failed is where the host's addresses are.
- */
-const refusedUrl = (t: Translate, error: unknown): boolean =>
-  error instanceof ApiError &&
-  error.status === 400 &&
-  error.message === t('console.webhooks.api_invalid_callback');
+/** The service's reasons for refusing an endpoint URL, each as the sentence beside the field. */
+const URL_REFUSALS = {
+  malformed: 'console.webhooks.url_rule.malformed',
+  too_long: 'console.webhooks.url_rule.malformed',
+  host: 'console.webhooks.url_rule.malformed',
+  scheme: 'console.webhooks.url_rule.scheme',
+  credentials: 'console.webhooks.url_rule.userinfo',
+  port: 'console.webhooks.url_rule.port',
+  unresolvable: 'console.webhooks.url_rule.unresolvable',
+  private_address: 'console.webhooks.url_rule.not_public',
+} as const;
+
+/** The sentence for the service's refusal of the URL (`reason` of its answer), or null for any other error. */
+function refusedUrl(t: Translate, error: unknown): string | null {
+  if (!(error instanceof ApiError) || error.status !== 400 || !error.reason) return null;
+  const id = URL_REFUSALS[error.reason as keyof typeof URL_REFUSALS];
+  return id ? t(id) : null;
+}
 
 /** An endpoint's URL, description and events: the fields of adding one and of editing one. */
 function EndpointFields(props: {
   value: EndpointDraft;
   onChange: (value: EndpointDraft) => void;
-  /** The service refused the URL as it was last sent. */
-  refused?: boolean;
+  /** Why the service refused the URL as it was last sent. */
+  refused?: string | null;
 }) {
   const { t } = useI18n();
   const { value, onChange } = props;
   const problem = endpointUrlProblem(value.url);
-  const note = problem
-    ? t(URL_PROBLEMS[problem])
-    : props.refused
-      ? t('console.webhooks.url_rule.not_public')
-      : null;
+  const note = problem ? t(URL_PROBLEMS[problem]) : (props.refused ?? null);
   return (
     <>
       <label>
@@ -260,7 +266,7 @@ function CreateEndpoint(props: { onCreated: (secret: string) => void }) {
       >
         {t('console.webhooks.create.submit')}
       </button>
-      {!refusedUrl(t, create.error) && <ErrorNote error={create.error} />}
+      {refusedUrl(t, create.error) === null && <ErrorNote error={create.error} />}
     </form>
   );
 }
@@ -415,7 +421,7 @@ function EditEndpoint(props: { endpoint: Endpoint; onDone: (changed: boolean) =>
           {t('console.cancel')}
         </button>
       </div>
-      {!refusedUrl(t, save.error) && <ErrorNote error={save.error} />}
+      {refusedUrl(t, save.error) === null && <ErrorNote error={save.error} />}
     </form>
   );
 }

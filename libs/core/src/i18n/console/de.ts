@@ -155,8 +155,9 @@ export const de: ConsoleCatalog = {
     'Die URL darf keinen Benutzernamen und kein Passwort enthalten (nichts vor einem @).',
   'console.webhooks.url_rule.port': 'Die URL muss den HTTPS-Port 443 verwenden: lassen Sie den Port weg.',
   'console.webhooks.url_rule.not_public':
-    'Vom Dienst abgelehnt: Der Host löst nicht auf oder löst zu einer nicht öffentlichen Adresse auf.',
-  'console.webhooks.api_invalid_callback': 'Ungültige Callback-URL',
+    'Vom Dienst abgelehnt: Der Host löst zu einer nicht öffentlichen Adresse auf.',
+  'console.webhooks.url_rule.unresolvable':
+    'Vom Dienst abgelehnt: Der Host löst nicht auf (keine Adresse gefunden).',
   'console.webhooks.events_required':
     'Wählen Sie mindestens ein Ereignis: Dann lässt sich der Endpunkt speichern.',
   'console.webhooks.outcome.delivered': 'Zugestellt',

@@ -157,8 +157,9 @@ export const en = {
     'The URL must not carry a user name or password (nothing before an @).',
   'console.webhooks.url_rule.port': 'The URL must use the HTTPS port 443: leave the port out.',
   'console.webhooks.url_rule.not_public':
-    'Refused by the service: the host does not resolve, or resolves to an address that is not public.',
-  'console.webhooks.api_invalid_callback': 'Invalid callback URL',
+    'Refused by the service: the host resolves to an address that is not public.',
+  'console.webhooks.url_rule.unresolvable':
+    'Refused by the service: the host does not resolve (no address found for it).',
   'console.webhooks.events_required': 'Choose at least one event: the endpoint can be saved then.',
   'console.webhooks.outcome.delivered': 'Delivered',
   'console.webhooks.outcome.status': 'Refused by the receiver (HTTP status)',

@@ -152,8 +152,9 @@ export const es: ConsoleCatalog = {
   'console.webhooks.url_rule.userinfo': 'La URL no debe llevar usuario ni contraseña (nada antes de una @).',
   'console.webhooks.url_rule.port': 'La URL debe usar el puerto HTTPS 443: omita el puerto.',
   'console.webhooks.url_rule.not_public':
-    'Rechazada por el servicio: el host no se resuelve o se resuelve a una dirección que no es pública.',
-  'console.webhooks.api_invalid_callback': 'URL de devolución de llamada no válida',
+    'Rechazada por el servicio: el host se resuelve a una dirección que no es pública.',
+  'console.webhooks.url_rule.unresolvable':
+    'Rechazada por el servicio: el host no se resuelve (no se encontró ninguna dirección).',
   'console.webhooks.events_required': 'Elija al menos un evento: entonces se podrá guardar el endpoint.',
   'console.webhooks.outcome.delivered': 'Entregado',
   'console.webhooks.outcome.status': 'Rechazado por el receptor (estado HTTP)',

@@ -155,8 +155,9 @@ export const fr: ConsoleCatalog = {
     'L’URL ne doit contenir ni nom d’utilisateur ni mot de passe (rien avant un @).',
   'console.webhooks.url_rule.port': 'L’URL doit utiliser le port HTTPS 443 : omettez le port.',
   'console.webhooks.url_rule.not_public':
-    'Refusée par le service : l’hôte ne se résout pas, ou se résout en une adresse non publique.',
-  'console.webhooks.api_invalid_callback': 'URL de rappel invalide',
+    'Refusée par le service : l’hôte se résout en une adresse non publique.',
+  'console.webhooks.url_rule.unresolvable':
+    'Refusée par le service : l’hôte ne se résout pas (aucune adresse trouvée).',
   'console.webhooks.events_required':
     'Choisissez au moins un événement : le point de terminaison pourra alors être enregistré.',
   'console.webhooks.outcome.delivered': 'Livré',

@@ -156,8 +156,9 @@ export const ja: ConsoleCatalog = {
   'console.webhooks.url_rule.port':
     'URL は HTTPS のポート 443 を使う必要があります。ポートは省略してください。',
   'console.webhooks.url_rule.not_public':
-    'サービスが拒否しました：ホストが解決できないか、公開されていないアドレスに解決されます。',
-  'console.webhooks.api_invalid_callback': '無効なコールバック URL',
+    'サービスが拒否しました：ホストが公開されていないアドレスに解決されます。',
+  'console.webhooks.url_rule.unresolvable':
+    'サービスが拒否しました：ホストを解決できません（アドレスが見つかりません）。',
   'console.webhooks.events_required':
     'イベントを少なくとも 1 つ選択してください。選択するとエンドポイントを保存できます。',
   'console.webhooks.outcome.delivered': '配信済み',

@@ -152,9 +152,9 @@ export const ko: ConsoleCatalog = {
   'console.webhooks.url_rule.userinfo':
     'URL에 사용자 이름이나 비밀번호를 넣으면 안 됩니다(@ 앞에 아무것도 없어야 함).',
   'console.webhooks.url_rule.port': 'URL은 HTTPS 포트 443을 사용해야 합니다. 포트를 생략하세요.',
-  'console.webhooks.url_rule.not_public':
-    '서비스에서 거부됨: 호스트가 확인되지 않거나 공개되지 않은 주소로 확인됩니다.',
-  'console.webhooks.api_invalid_callback': '잘못된 콜백 URL',
+  'console.webhooks.url_rule.not_public': '서비스에서 거부됨: 호스트가 공개되지 않은 주소로 확인됩니다.',
+  'console.webhooks.url_rule.unresolvable':
+    '서비스에서 거부됨: 호스트가 확인되지 않습니다(주소를 찾을 수 없음).',
   'console.webhooks.events_required':
     '이벤트를 하나 이상 선택하세요. 그러면 엔드포인트를 저장할 수 있습니다.',
   'console.webhooks.outcome.delivered': '전달됨',

@@ -154,8 +154,9 @@ export const ptBR: ConsoleCatalog = {
   'console.webhooks.url_rule.userinfo': 'A URL não deve conter usuário nem senha (nada antes de um @).',
   'console.webhooks.url_rule.port': 'A URL deve usar a porta HTTPS 443: omita a porta.',
   'console.webhooks.url_rule.not_public':
-    'Recusada pelo serviço: o host não resolve ou resolve para um endereço que não é público.',
-  'console.webhooks.api_invalid_callback': 'URL de callback inválida',
+    'Recusada pelo serviço: o host resolve para um endereço que não é público.',
+  'console.webhooks.url_rule.unresolvable':
+    'Recusada pelo serviço: o host não resolve (nenhum endereço encontrado).',
   'console.webhooks.events_required': 'Escolha pelo menos um evento: então o endpoint poderá ser salvo.',
   'console.webhooks.outcome.delivered': 'Entregue',
   'console.webhooks.outcome.status': 'Recusado pelo receptor (status HTTP)',

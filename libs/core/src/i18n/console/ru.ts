@@ -152,9 +152,8 @@ export const ru: ConsoleCatalog = {
   'console.webhooks.url_rule.userinfo':
     'URL не должен содержать имя пользователя или пароль (ничего перед @).',
   'console.webhooks.url_rule.port': 'URL должен использовать порт HTTPS 443: не указывайте порт.',
-  'console.webhooks.url_rule.not_public':
-    'Отклонено сервисом: хост не разрешается или разрешается в непубличный адрес.',
-  'console.webhooks.api_invalid_callback': 'Недопустимый URL обратного вызова',
+  'console.webhooks.url_rule.not_public': 'Отклонено сервисом: хост разрешается в непубличный адрес.',
+  'console.webhooks.url_rule.unresolvable': 'Отклонено сервисом: хост не разрешается (адрес не найден).',
   'console.webhooks.events_required':
     'Выберите хотя бы одно событие: после этого конечную точку можно сохранить.',
   'console.webhooks.outcome.delivered': 'Доставлено',
