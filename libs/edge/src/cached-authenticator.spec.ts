@@ -126,6 +126,18 @@ describe('CachedApiKeyAuthenticator', () => {
     expect(inner.reads).toEqual(['gts_alice', 'gts_bob', 'gts_carol', 'gts_alice']);
   });
 
+  it('when full, forgets the least recently used key only: a busy key stays cached', async () => {
+    inner.table.set('gts_carol', { ...BOB, keyId: 'key_C' });
+    const cached = new CachedApiKeyAuthenticator(inner, 1000, clock, 2);
+    await cached.authenticate('gts_alice');
+    await cached.authenticate('gts_bob');
+    await cached.authenticate('gts_alice'); // a hit: alice is now the most recently used
+    await cached.authenticate('gts_carol'); // full: bob leaves, alice stays
+    await cached.authenticate('gts_alice');
+    await cached.authenticate('gts_bob');
+    expect(inner.reads).toEqual(['gts_alice', 'gts_bob', 'gts_carol', 'gts_bob']);
+  });
+
   it('passes a failure of the inner authenticator through and caches nothing', async () => {
     const failing: ApiKeyAuthenticator = {
       authenticate: jest.fn().mockRejectedValueOnce(new Error('db down')).mockResolvedValue(ALICE),

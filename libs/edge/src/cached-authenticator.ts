@@ -1,4 +1,5 @@
 import type { ApiKeyAuthenticator, ApiKeyPrincipal } from '@gen/contracts';
+import { LRUCache } from 'lru-cache';
 
 interface Entry {
   readonly principal: ApiKeyPrincipal;
@@ -9,18 +10,21 @@ interface Entry {
  * Remembers verified keys for at most `ttlMs` (at most one second), so a revocation takes effect everywhere
  * within a second while the hot path skips the database. Unknown keys are never cached. The requests of one key
  * that find its entry expired share one look-up: a busy key costs one look-up a second, not one per request in
- * flight at that moment (32 at 32 concurrent callers, each three statements).
+ * flight at that moment (32 at 32 concurrent callers, each three statements). At most `maxEntries` keys are
+ * kept, the least recently used leaving first.
  */
 export class CachedApiKeyAuthenticator implements ApiKeyAuthenticator {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LRUCache<string, Entry>;
   private readonly lookups = new Map<string, Promise<ApiKeyPrincipal | null>>();
 
   constructor(
     private readonly inner: ApiKeyAuthenticator,
     private readonly ttlMs: number,
     private readonly nowMs: () => number = Date.now,
-    private readonly maxEntries = 10_000,
-  ) {}
+    maxEntries = 10_000,
+  ) {
+    this.entries = new LRUCache<string, Entry>({ max: maxEntries });
+  }
 
   /** The principal of a key verified less than `ttlMs` ago, without waiting: the hot path. */
   peek(presentedKey: string): ApiKeyPrincipal | undefined {
@@ -50,7 +54,6 @@ export class CachedApiKeyAuthenticator implements ApiKeyAuthenticator {
       return null;
     }
     if (this.ttlMs > 0) {
-      if (this.entries.size >= this.maxEntries) this.entries.clear();
       this.entries.set(presentedKey, { principal, expiresMs: now + this.ttlMs });
     }
     return principal;

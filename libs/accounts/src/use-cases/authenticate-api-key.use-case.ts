@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import type { ApiKeyAuthenticator, ApiKeyPrincipal } from '@gen/contracts';
 import {
   CLOCK,
@@ -13,6 +14,9 @@ import {
 import { keyIdOf } from '../domain/credentials';
 import { AccountsRepository } from '../persistence/accounts.repository';
 
+/** How many keys' last recorded use a process keeps (the least recently used leaving first). */
+const RECORDED_KEYS_KEPT = 100_000;
+
 /** A key's `lastUsedAt` is written at most this often per process (the console shows it to the minute). */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -20,7 +24,7 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
 @Injectable()
 export class AuthenticateApiKeyUseCase implements ApiKeyAuthenticator {
   /** When this process last recorded each key's use. */
-  private readonly recorded = new Map<string, number>();
+  private readonly recorded = new LRUCache<string, number>({ max: RECORDED_KEYS_KEPT });
 
   constructor(
     private readonly accounts: AccountsRepository,
@@ -55,7 +59,6 @@ export class AuthenticateApiKeyUseCase implements ApiKeyAuthenticator {
     const last = this.recorded.get(keyId);
     if (last !== undefined && now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
     this.recorded.set(keyId, now.getTime());
-    if (this.recorded.size > 100_000) this.recorded.clear();
     this.accounts
       .touchApiKey(keyId, now, new Date(now.getTime() - LAST_USED_RESOLUTION_MS))
       .catch((error: unknown) => this.logger.warn({ err: error, keyId }, 'could not record a key use'));

@@ -28,9 +28,10 @@ import {
   type Logger,
   type ShutdownDrain,
 } from '@gen/core';
+import { LRUCache } from 'lru-cache';
 import { StreamLeases } from './stream-leases';
 
-/** How many accounts the early-start memory keeps (it is forgotten whole beyond that, and relearned). */
+/** How many accounts the early-start memory keeps (the least recently used leaving first, relearned later). */
 const FUNDED_ACCOUNTS_KEPT = 10_000;
 /** A module that closes without a drain first (a test's app): how long its open answers get to report, cut. */
 const CLOSE_REPORT_MS = 2000;
@@ -55,7 +56,7 @@ const CLOSE_REPORT_MS = 2000;
 @Injectable()
 export class OpenTextTaskUseCase implements TextTasksPort, OnApplicationBootstrap, OnModuleDestroy {
   /** Accounts whose last acceptance here held funds (true) or was refused for funds (false). */
-  private readonly funded = new Map<string, boolean>();
+  private readonly funded = new LRUCache<string, boolean>({ max: FUNDED_ACCOUNTS_KEPT });
   /** The stream leases of the answers this process streams; drained on SIGTERM. */
   readonly leases: StreamLeases;
   private removeDrain: (() => void) | undefined;
@@ -137,7 +138,6 @@ export class OpenTextTaskUseCase implements TextTasksPort, OnApplicationBootstra
 
   private remember(accountId: string, funded: boolean): void {
     if (this.funded.get(accountId) === funded) return;
-    if (this.funded.size >= FUNDED_ACCOUNTS_KEPT) this.funded.clear();
     this.funded.set(accountId, funded);
   }
 }
