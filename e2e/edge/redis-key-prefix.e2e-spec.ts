@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Module, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { APP_CONFIG, createLogger, loadConfig } from '@gen/core';
-import { CACHE, RATE_LIMIT_STORE, type Cache, type RateLimitStore } from '@gen/edge';
+import { RATE_LIMIT_STORE, type RateLimitStore } from '@gen/edge';
 import { infrastructureProviders } from '@gen/platform';
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
@@ -57,25 +57,16 @@ describe('REDIS_KEY_PREFIX: two fleets sharing one Redis do not see each otherâ€
     expect(await redis.exists('ratelimit:key:k1')).toBe(0);
   });
 
-  it('keeps a cache per fleet: an entry of A is not one of B, and Bâ€™s delete leaves it', async () => {
-    const a = fleetA.get<Cache>(CACHE);
-    const b = fleetB.get<Cache>(CACHE);
-    await a.set('quote:q1', { price: '1000' }, 60_000);
-    expect(await a.get('quote:q1')).toEqual({ price: '1000' });
-    expect(await b.get('quote:q1')).toBeUndefined();
-    await b.delete('quote:q1');
-    expect(await a.get('quote:q1')).toEqual({ price: '1000' });
-    expect(JSON.parse((await redis.get(`${prefixA}cache:quote:q1`))!)).toEqual({ price: '1000' });
-    expect(await redis.exists('cache:quote:q1')).toBe(0);
-  });
-
   it('is empty by default: the keys are the ones of before', async () => {
     const plain = await infrastructureOf({});
     try {
       const key = `e2e-plain-${run}`;
-      await plain.get<Cache>(CACHE).set(key, 1, 60_000);
-      expect(await redis.get(`cache:${key}`)).toBe('1');
-      await redis.del(`cache:${key}`);
+      const taken = await plain
+        .get<RateLimitStore>(RATE_LIMIT_STORE)
+        .take(key, { burst: 2, refillPerMinute: 1 }, Date.now());
+      expect(taken).toMatchObject({ allowed: true, remaining: 1 });
+      expect(await redis.exists(`ratelimit:${key}`)).toBe(1);
+      await redis.del(`ratelimit:${key}`);
     } finally {
       await plain.close();
     }

@@ -19,14 +19,16 @@ import {
   mapGenerateContentRequest,
   mapMessagesRequest,
   mapResponsesRequest,
-  toChatCompletionsRequest,
-  toGenerateContentRequest,
-  toMessagesRequest,
-  toResponsesRequest,
   type MappedRequest,
   type ModelLimits,
   type TextInput,
 } from '@gen/protocols';
+import {
+  toChatCompletionsRequest,
+  toGenerateContentRequest,
+  toMessagesRequest,
+  toResponsesRequest,
+} from '@gen/protocols/testing';
 
 /**
  * The boundary that matters, client request -> upstream body, as a property: any valid request of any inbound

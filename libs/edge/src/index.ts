@@ -42,6 +42,5 @@ export {
   type ConcurrencySlots,
   type SlotLease,
 } from './concurrency-slots';
-export { CACHE, CACHE_KEY_PREFIX, MemoryCache, RedisCache, type Cache } from './cache';
 export { AnswerCache } from './answer-cache';
 export * from './event-stream';

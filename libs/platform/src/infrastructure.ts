@@ -8,19 +8,14 @@ import {
 } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig, type Logger } from '@gen/core';
 import {
-  CACHE,
-  CACHE_KEY_PREFIX,
   CONCURRENCY_KEY_PREFIX,
   CONCURRENCY_SLOTS,
-  MemoryCache,
   MemoryConcurrencySlots,
   MemoryRateLimitStore,
   RATE_LIMIT_KEY_PREFIX,
   RATE_LIMIT_STORE,
-  RedisCache,
   RedisConcurrencySlots,
   RedisRateLimitStore,
-  type Cache,
   type ConcurrencySlots,
 } from '@gen/edge';
 import { CIRCUIT_STATE, type CircuitStatePort } from '@gen/contracts';
@@ -128,12 +123,6 @@ export function infrastructureProviders(appName: string, logger: Logger): Provid
           : new MemoryConcurrencySlots(),
     },
     {
-      provide: CACHE,
-      inject: [REDIS_CLIENT, APP_CONFIG],
-      useFactory: (redis: Redis | null, config: AppConfig): Cache =>
-        redis ? new RedisCache(redis, `${config.REDIS_KEY_PREFIX}${CACHE_KEY_PREFIX}`) : new MemoryCache(),
-    },
-    {
       // Which upstream circuits are open: shared through Redis by the fleet (the runners' breakers write it,
       // the gateway's model list reads it), in memory in embedded mode.
       provide: CIRCUIT_STATE,
@@ -152,6 +141,5 @@ export const INFRASTRUCTURE_EXPORTS = [
   EVENT_BUS,
   RATE_LIMIT_STORE,
   CONCURRENCY_SLOTS,
-  CACHE,
   CIRCUIT_STATE,
 ] as const;

@@ -8,4 +8,3 @@ export {
 } from './response';
 export { ChatCompletionsStreamWriter, type ChatCompletionsStreamBase } from './stream';
 export { writeChatCompletionsError, chatCompletionsErrorType, type ChatCompletionsErrorBody } from './error';
-export { toChatCompletionsRequest } from './to-request';

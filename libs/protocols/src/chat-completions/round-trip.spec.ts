@@ -8,7 +8,7 @@ import type {
   TextToolCall,
 } from '../canonical/text-input';
 import { mapChatCompletionsRequest } from './request';
-import { toChatCompletionsRequest } from './to-request';
+import { toChatCompletionsRequest } from '../testing/chat-completions-request';
 
 /**
  * Any canonical input written as a chat-completions body (and sent as JSON) maps back to itself. What the

@@ -12,4 +12,3 @@ export {
   type GenerateContentStreamBase,
 } from './stream';
 export { writeGenerateContentError, generateContentStatus, type GenerateContentErrorBody } from './error';
-export { toGenerateContentRequest } from './to-request';

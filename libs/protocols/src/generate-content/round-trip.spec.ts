@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { TextContentPart, TextInput, TextMessage, TextTool } from '../canonical/text-input';
 import { assistantReasoning } from '../canonical/testing/reasoning-arbitrary';
 import { mapGenerateContentRequest } from './request';
-import { toGenerateContentRequest } from './to-request';
+import { toGenerateContentRequest } from '../testing/generate-content-request';
 
 /**
  * Canonical inputs Gemini can express: an optional leading system message, then exchanges in turn order (a user

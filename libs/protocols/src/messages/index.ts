@@ -2,4 +2,3 @@ export { mapMessagesRequest } from './request';
 export { writeMessagesResponse } from './response';
 export { MessagesStreamWriter } from './stream';
 export { writeMessagesError, messagesErrorType } from './error';
-export { toMessagesRequest } from './to-request';

@@ -2,4 +2,3 @@ export { mapResponsesRequest } from './request';
 export { writeResponsesResponse, type ResponsesEcho } from './response';
 export { ResponsesStreamWriter } from './stream';
 export { writeResponsesError, responsesErrorType } from './error';
-export { toResponsesRequest } from './to-request';

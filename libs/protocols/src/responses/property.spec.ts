@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { TextContentPart, TextInput, TextMessage } from '../canonical/text-input';
 import { withReasoning } from '../canonical/testing/reasoning-arbitrary';
 import { mapResponsesRequest } from './request';
-import { toResponsesRequest } from './to-request';
+import { toResponsesRequest } from '../testing/responses-request';
 
 /** Keeps a tool message only when an earlier tool call exists, and points it at one of them. */
 function answerEarlierCalls(list: TextMessage[]): TextMessage[] {

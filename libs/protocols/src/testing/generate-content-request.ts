@@ -1,6 +1,6 @@
 import { thinkingToken, unsignedReasoningOf } from '../canonical/reasoning';
 import type { TextContentPart, TextInput, TextMessage } from '../canonical/text-input';
-import type { Json } from './fields';
+import type { Json } from '../generate-content/fields';
 
 /**
  * A canonical input written as a generate-content request body (the inverse of `mapGenerateContentRequest`, for
