@@ -112,21 +112,26 @@ describe.each(DATABASE_KINDS)('webhook endpoint use cases on %s', (kind) => {
   });
 
   it.each([
-    ['plain http', 'http://hooks.example.com/webhooks'],
-    ['a loopback literal', 'https://127.0.0.1/webhooks'],
-    ['a private literal', 'https://[::ffff:10.0.0.1]/webhooks'],
-    ['a host resolving to a private address', 'https://internal.example.com/webhooks'],
-    ['a host with one private address among public ones', 'https://mixed.example.com/webhooks'],
-    ['a host that does not resolve', 'https://nowhere.example.com/webhooks'],
-    ['a port other than 443', 'https://hooks.example.com:8443/webhooks'],
-    ['https on port 80', 'https://hooks.example.com:80/webhooks'],
-    ['credentials', 'https://user:pass@hooks.example.com/webhooks'],
-    ['no URL at all', 'hooks.example.com/webhooks'],
-  ])('refuses %s with 400 "Invalid callback URL" naming nothing', async (_label, url) => {
+    ['plain http', 'http://hooks.example.com/webhooks', 'scheme'],
+    ['a loopback literal', 'https://127.0.0.1/webhooks', 'private_address'],
+    ['a private literal', 'https://[::ffff:10.0.0.1]/webhooks', 'private_address'],
+    ['a host resolving to a private address', 'https://internal.example.com/webhooks', 'private_address'],
+    [
+      'a host with one private address among public ones',
+      'https://mixed.example.com/webhooks',
+      'private_address',
+    ],
+    ['a host that does not resolve', 'https://nowhere.example.com/webhooks', 'unresolvable'],
+    ['a port other than 443', 'https://hooks.example.com:8443/webhooks', 'port'],
+    ['https on port 80', 'https://hooks.example.com:80/webhooks', 'port'],
+    ['credentials', 'https://user:pass@hooks.example.com/webhooks', 'credentials'],
+    ['no URL at all', 'hooks.example.com/webhooks', 'malformed'],
+  ])('refuses %s with 400 "Invalid callback URL" naming nothing', async (_label, url, reason) => {
     const account = newAccount();
     const error = await failure(create.execute(account, input({ url })));
     expect(error).toMatchObject({ code: BusinessCode.InvalidRequest, messageId: 'callback.invalid' });
-    expect(error.params).toEqual({});
+    // Only the rule it broke, as a code (the console words it): never the host or an address.
+    expect(error.params).toEqual({ reason });
     expect(await list.execute(account)).toEqual({ items: [] });
   });
 
