@@ -110,6 +110,9 @@ function dataDirectory() {
   const uid = process.getuid();
   if (uid === 0) {
     chownSync(dir, APP_UID, APP_UID);
+    // A bootstrap.json of an earlier `npm start` as root (mode 0600) would refuse the gateway's rewrite.
+    const bootstrap = join(dir, 'bootstrap.json');
+    if (existsSync(bootstrap)) chownSync(bootstrap, APP_UID, APP_UID);
     return { dir, user: `${APP_UID}:${APP_UID}` };
   }
   return { dir, user: `${uid}:${process.getgid()}` };
@@ -353,7 +356,7 @@ async function main() {
     written
       ? `the demo account's key and admin token: ${bootstrap}`
       : `the database (volume ${project}_postgres) has the demo account, but ${bootstrap} is not there: ` +
-          'its key was shown once; start with --remove-data for a new one',
+          'its key was shown once. For a new one, stop a run started with `-- --remove-data` (its volumes go).',
   );
   say(`logs: ${compose.join(' ')} -p ${project} logs <service>; stop with Ctrl-C (SIGINT) or SIGTERM`);
   // Stay in the foreground until a signal, as `npm start` does.
