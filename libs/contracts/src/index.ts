@@ -16,3 +16,4 @@ export * from './text-tasks.ports';
 export * from './files.ports';
 export * from './media-input.ports';
 export * from './fleet';
+export * from './compat-errors';

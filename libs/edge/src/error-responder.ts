@@ -1,4 +1,10 @@
-import { BusinessCode } from '@gen/contracts';
+import {
+  anthropicErrorType,
+  BusinessCode,
+  googleErrorStatus,
+  openAiErrorCode,
+  openAiErrorType,
+} from '@gen/contracts';
 import {
   DomainError,
   negotiateLanguage,
@@ -131,55 +137,6 @@ function classify(error: unknown, bodyLimit: number): Classified {
   };
 }
 
-const OPENAI_TYPES: Record<number, string> = {
-  400: 'invalid_request_error',
-  401: 'authentication_error',
-  402: 'insufficient_quota',
-  403: 'permission_error',
-  404: 'not_found_error',
-  409: 'conflict_error',
-  413: 'invalid_request_error',
-  429: 'rate_limit_error',
-  500: 'server_error',
-  503: 'service_unavailable_error',
-};
-const OPENAI_CODES: Record<number, string> = {
-  400: 'invalid_request',
-  401: 'invalid_api_key',
-  402: 'insufficient_balance',
-  403: 'permission_denied',
-  404: 'not_found',
-  409: 'conflict',
-  413: 'request_too_large',
-  429: 'rate_limit_exceeded',
-  500: 'server_error',
-  503: 'service_unavailable',
-};
-const ANTHROPIC_TYPES: Record<number, string> = {
-  400: 'invalid_request_error',
-  401: 'authentication_error',
-  402: 'billing_error',
-  403: 'permission_error',
-  404: 'not_found_error',
-  409: 'invalid_request_error',
-  413: 'request_too_large',
-  429: 'rate_limit_error',
-  500: 'api_error',
-  503: 'overloaded_error',
-};
-const GOOGLE_STATUSES: Record<number, string> = {
-  400: 'INVALID_ARGUMENT',
-  401: 'UNAUTHENTICATED',
-  402: 'FAILED_PRECONDITION',
-  403: 'PERMISSION_DENIED',
-  404: 'NOT_FOUND',
-  409: 'ABORTED',
-  413: 'INVALID_ARGUMENT',
-  429: 'RESOURCE_EXHAUSTED',
-  500: 'INTERNAL',
-  503: 'UNAVAILABLE',
-};
-
 /** The body of a failure in the protocol of `family`. */
 function errorBody(
   family: RouteFamily,
@@ -193,19 +150,19 @@ function errorBody(
       return {
         error: {
           message,
-          type: OPENAI_TYPES[status] ?? 'server_error',
+          type: openAiErrorType(status),
           param: c.param,
-          code: OPENAI_CODES[status] ?? 'server_error',
+          code: openAiErrorCode(status),
         },
       };
     case 'anthropic':
       return {
         type: 'error',
-        error: { type: ANTHROPIC_TYPES[status] ?? 'api_error', message },
+        error: { type: anthropicErrorType(status), message },
         request_id: requestId,
       };
     case 'gemini':
-      return { error: { code: status, message, status: GOOGLE_STATUSES[status] ?? 'INTERNAL' } };
+      return { error: { code: status, message, status: googleErrorStatus(status) } };
     case 'console': {
       // The account holder's own screen may say which rule a value broke (e.g. an endpoint URL's), as a code the
       // page words itself; the public API's message alone stays (the spec fixes "Invalid callback URL").

@@ -7,4 +7,4 @@ export {
   type ChatCompletionsUsage,
 } from './response';
 export { ChatCompletionsStreamWriter, type ChatCompletionsStreamBase } from './stream';
-export { writeChatCompletionsError, chatCompletionsErrorType, type ChatCompletionsErrorBody } from './error';
+export { writeChatCompletionsError, type ChatCompletionsErrorBody } from './error';

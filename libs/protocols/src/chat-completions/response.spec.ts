@@ -8,7 +8,8 @@ import OpenAI, {
   RateLimitError,
 } from 'openai';
 import { type ChatResult, ProtocolError, aggregate } from '../canonical/text-input';
-import { chatCompletionsErrorType, writeChatCompletionsError } from './error';
+import { openAiErrorType } from '@gen/contracts';
+import { writeChatCompletionsError } from './error';
 import { writeChatCompletionsResponse } from './response';
 import { replayServer } from './testing/replay-server';
 
@@ -190,7 +191,7 @@ describe('writeChatCompletionsError', () => {
     [500, 'server_error'],
     [503, 'server_error'],
   ])('types status %i as %s', (status, type) => {
-    expect(chatCompletionsErrorType(status)).toBe(type);
+    expect(openAiErrorType(status)).toBe(type);
   });
 
   it.each([
@@ -215,7 +216,7 @@ describe('writeChatCompletionsError', () => {
         status,
         code,
         param,
-        type: chatCompletionsErrorType(status),
+        type: openAiErrorType(status),
         message: `${status} Shown to the caller.`,
       });
     },

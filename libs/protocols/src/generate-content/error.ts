@@ -1,24 +1,5 @@
+import { googleErrorStatus } from '@gen/contracts';
 import type { ProtocolError } from '../canonical/text-input';
-
-/** Google's canonical status names for the HTTP statuses this service answers with (spec: error bodies). */
-const STATUS_NAMES: Readonly<Record<number, string>> = {
-  400: 'INVALID_ARGUMENT',
-  401: 'UNAUTHENTICATED',
-  402: 'FAILED_PRECONDITION',
-  403: 'PERMISSION_DENIED',
-  404: 'NOT_FOUND',
-  409: 'ABORTED',
-  413: 'INVALID_ARGUMENT',
-  429: 'RESOURCE_EXHAUSTED',
-  500: 'INTERNAL',
-  503: 'UNAVAILABLE',
-  504: 'DEADLINE_EXCEEDED',
-};
-
-/** The `status` name of an HTTP status; one the table lacks is INVALID_ARGUMENT (4xx) or INTERNAL (5xx). */
-export function generateContentStatus(status: number): string {
-  return STATUS_NAMES[status] ?? (status < 500 ? 'INVALID_ARGUMENT' : 'INTERNAL');
-}
 
 /** The error body: `{error: {code, message, status}}`. */
 export interface GenerateContentErrorBody {
@@ -37,7 +18,7 @@ export interface GenerateContentErrorBody {
  */
 export function writeGenerateContentError(error: ProtocolError, message: string): GenerateContentErrorBody {
   const body: GenerateContentErrorBody = {
-    error: { code: error.status, message, status: generateContentStatus(error.status) },
+    error: { code: error.status, message, status: googleErrorStatus(error.status) },
   };
   if (error.param !== null) {
     body.error.details = [

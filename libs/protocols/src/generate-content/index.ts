@@ -11,4 +11,4 @@ export {
   generateContentStreamWriter,
   type GenerateContentStreamBase,
 } from './stream';
-export { writeGenerateContentError, generateContentStatus, type GenerateContentErrorBody } from './error';
+export { writeGenerateContentError, type GenerateContentErrorBody } from './error';

@@ -1,4 +1,11 @@
-import { BusinessCode } from '@gen/contracts';
+import {
+  ANTHROPIC_ERROR_TYPES,
+  BusinessCode,
+  describeErrorTable,
+  GOOGLE_ERROR_STATUSES,
+  OPENAI_ERROR_CODES,
+  OPENAI_ERROR_TYPES,
+} from '@gen/contracts';
 import { DomainError, translate, type MessageId, type MessageParams } from '@gen/core';
 import { renderError } from '@gen/edge';
 import { Type } from '@sinclair/typebox';
@@ -21,20 +28,13 @@ export const OpenAiError = Type.Object(
       {
         message: Type.String({ description: 'In the negotiated language (Content-Language).' }),
         type: Type.String({
-          description:
-            'By status: 400 and 413 invalid_request_error, 401 authentication_error, 402 insufficient_quota, ' +
-            '404 not_found_error, 429 rate_limit_error, 500 server_error; 409 conflict_error and 503 ' +
-            'service_unavailable_error from the edge, invalid_request_error and server_error from the protocol ' +
-            'layer (a model failure).',
+          description: `By status, from the edge and the protocol layer alike: ${describeErrorTable(OPENAI_ERROR_TYPES)}; any other 4xx invalid_request_error, 5xx server_error.`,
         }),
         param: Type.Union([Type.String(), Type.Null()], {
           description: 'The field at fault as a dot path (`messages.1.content.0`), else null.',
         }),
         code: Type.String({
-          description:
-            '`unsupported_parameter`, `invalid_request`, `content_rejected`, `model_not_found`, ' +
-            '`upstream_failed`, `not_found`, `invalid_api_key`, `insufficient_balance`, `conflict`, ' +
-            '`request_too_large`, `rate_limit_exceeded`, `server_error`, `service_unavailable`.',
+          description: `What failed: \`unsupported_parameter\`, \`invalid_request\`, \`content_rejected\`, \`model_not_found\`, \`upstream_failed\` from the protocol layer; otherwise by status: ${describeErrorTable(OPENAI_ERROR_CODES)}.`,
         }),
       },
       { additionalProperties: false },
@@ -50,10 +50,7 @@ export const AnthropicError = Type.Object(
     error: Type.Object(
       {
         type: Type.String({
-          description:
-            'invalid_request_error (400, 409), authentication_error (401), billing_error (402), ' +
-            'not_found_error (404), request_too_large (413), rate_limit_error (429), api_error (500), ' +
-            'overloaded_error (503).',
+          description: `By status: ${describeErrorTable(ANTHROPIC_ERROR_TYPES)}; any other 4xx invalid_request_error, 5xx api_error.`,
         }),
         message: Type.String(),
       },
@@ -74,9 +71,7 @@ export const GoogleError = Type.Object(
         code: Type.Integer({ description: 'The HTTP status.' }),
         message: Type.String(),
         status: Type.String({
-          description:
-            '400 INVALID_ARGUMENT, 401 UNAUTHENTICATED, 402 FAILED_PRECONDITION, 404 NOT_FOUND, 409 ABORTED, ' +
-            '413 INVALID_ARGUMENT, 429 RESOURCE_EXHAUSTED, 500 INTERNAL, 503 UNAVAILABLE.',
+          description: `By status: ${describeErrorTable(GOOGLE_ERROR_STATUSES)}; any other 4xx INVALID_ARGUMENT, 5xx INTERNAL.`,
         }),
         details: Type.Optional(
           Type.Array(

@@ -1,4 +1,4 @@
 export { mapMessagesRequest } from './request';
 export { writeMessagesResponse } from './response';
 export { MessagesStreamWriter } from './stream';
-export { writeMessagesError, messagesErrorType } from './error';
+export { writeMessagesError } from './error';

@@ -1,4 +1,4 @@
 export { mapResponsesRequest } from './request';
 export { writeResponsesResponse, type ResponsesEcho } from './response';
 export { ResponsesStreamWriter } from './stream';
-export { writeResponsesError, responsesErrorType } from './error';
+export { writeResponsesError } from './error';
