@@ -2,7 +2,7 @@ import type { ChatEvent, ChatRequest, MediaResult, MediaTask } from '@gen/contra
 import { echoChat } from './echo-chat';
 import type { AdapterFactory, UpstreamAdapter } from '../registry/upstream-adapter';
 import { abortableSleep } from '../resilience/retry-policy';
-import { isOfflineMediaModel } from './offline-usage';
+import { isOfflineMediaModel } from './offline-usage-bound';
 import { OfflineMediaProvider, type OfflineInputs, type Sleep } from './offline-media-provider';
 
 /**

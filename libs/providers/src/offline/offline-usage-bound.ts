@@ -1,5 +1,4 @@
 import type { ExecutionUsage } from '@gen/contracts';
-import type { MediaOutput } from './media-output';
 import {
   boundedInteger,
   OFFLINE_LIMITS,
@@ -43,27 +42,4 @@ export function offlineUsageBound(model: OfflineMediaModel, input: Record<string
       return { milliseconds: seconds * 1000 };
     }
   }
-}
-
-/**
- * What generated files measure, in whole units billing charges: images and pixels, milliseconds of sound or
- * video (a file with a duration is not an image).
- */
-export function measuredUsage(
-  outputs: readonly Pick<MediaOutput, 'width' | 'height' | 'durationSeconds'>[],
-): ExecutionUsage {
-  let pixels = 0;
-  let milliseconds = 0;
-  let images = 0;
-  for (const output of outputs) {
-    if (output.durationSeconds !== undefined) milliseconds += Math.round(output.durationSeconds * 1000);
-    else if (output.width !== undefined && output.height !== undefined) {
-      images += 1;
-      pixels += output.width * output.height;
-    }
-  }
-  return {
-    ...(images > 0 ? { images, pixels } : {}),
-    ...(milliseconds > 0 ? { milliseconds } : {}),
-  };
 }
