@@ -3,8 +3,8 @@ import { FUNDS_PORT, HOLDS_PORT, KEY_SPEND_PORT } from '@gen/contracts';
 import { BILLING_OPTIONS, DEFAULT_BILLING_OPTIONS, type BillingOptions } from './domain/billing-options';
 import { BillingOutboxRelay } from './events/billing-outbox.relay';
 import { TaskLifecycleConsumer } from './events/task-lifecycle.consumer';
-import { HoldsService } from './ports/holds.service';
-import { KeySpendService } from './ports/key-spend.service';
+import { HoldsPortAdapter } from './adapters/holds-port.adapter';
+import { KeySpendPortAdapter } from './adapters/key-spend-port.adapter';
 import { ConsoleBalanceController } from './http/console-balance.controller';
 import { CreditController } from './http/credit.controller';
 import { BillingPrisma } from './persistence/billing-prisma';
@@ -58,15 +58,15 @@ export interface BillingModuleOptions extends Partial<BillingOptions> {
     SettleHoldUseCase,
     ReleaseHoldUseCase,
     ReleaseStaleHoldsUseCase,
-    HoldsService,
-    KeySpendService,
+    HoldsPortAdapter,
+    KeySpendPortAdapter,
     StaleHoldsSweeper,
     BillingMetrics,
     TaskLifecycleConsumer,
     BillingOutboxRelay,
     { provide: FUNDS_PORT, useExisting: AddCreditUseCase },
-    { provide: HOLDS_PORT, useExisting: HoldsService },
-    { provide: KEY_SPEND_PORT, useExisting: KeySpendService },
+    { provide: HOLDS_PORT, useExisting: HoldsPortAdapter },
+    { provide: KEY_SPEND_PORT, useExisting: KeySpendPortAdapter },
   ],
 })
 export class BillingModule {

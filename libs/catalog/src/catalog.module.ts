@@ -1,7 +1,7 @@
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { AVAILABILITY_SOURCES, CATALOG, CatalogService } from './persistence/catalog.service';
 import { ModelsController } from './http/models.controller';
-import { TaskPricingService } from './ports/task-pricing.service';
+import { CatalogPortAdapter } from './adapters/catalog-port.adapter';
 import { GetModelUseCase } from './use-cases/get-model.use-case';
 import { ListModelsUseCase } from './use-cases/list-models.use-case';
 import { ListOpenAiModelsUseCase } from './use-cases/list-open-ai-models.use-case';
@@ -16,7 +16,7 @@ import {
   endpointKey,
   type CircuitStatePort,
 } from '@gen/contracts';
-import { ModelRoutesService } from './ports/model-routes.service';
+import { ModelRoutesAdapter } from './adapters/model-routes.adapter';
 import { environmentCredentials, type AvailabilitySources } from './domain/availability';
 import { catalogFilePath } from './persistence/catalog-file-path';
 import { buildCatalog, readCatalogFile, type LoadCatalogOptions } from './persistence/load-catalog';
@@ -87,21 +87,21 @@ export class CatalogModule {
             },
         },
         CatalogService,
-        TaskPricingService,
+        CatalogPortAdapter,
         ListModelsUseCase,
         GetModelUseCase,
         ListOpenAiModelsUseCase,
-        { provide: CATALOG_PORT, useExisting: TaskPricingService },
+        { provide: CATALOG_PORT, useExisting: CatalogPortAdapter },
         {
           // The model ids, asked by billing (a grant's model): in a fleet over the service transport.
           provide: CATALOG_MODELS,
-          inject: [TaskPricingService],
-          useFactory: (pricing: TaskPricingService): CatalogModelsPort => ({
+          inject: [CatalogPortAdapter],
+          useFactory: (pricing: CatalogPortAdapter): CatalogModelsPort => ({
             modelIdOf: (idOrAlias) => Promise.resolve(pricing.resolveModelId(idOrAlias)),
           }),
         },
-        ModelRoutesService,
-        { provide: MODEL_ROUTES, useExisting: ModelRoutesService },
+        ModelRoutesAdapter,
+        { provide: MODEL_ROUTES, useExisting: ModelRoutesAdapter },
       ],
       exports: [
         CatalogService,

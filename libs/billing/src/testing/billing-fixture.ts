@@ -4,7 +4,7 @@ import { openDatabase, type Database } from '@gen/persistence';
 import { createScratchPostgres, openTestDatabase, type DatabaseKind, type TestDatabase } from '@gen/testing';
 import { Client } from 'pg';
 import { DEFAULT_BILLING_OPTIONS, type BillingOptions } from '../domain/billing-options';
-import { HoldsService } from '../ports/holds.service';
+import { HoldsPortAdapter } from '../adapters/holds-port.adapter';
 import { BillingPrisma } from '../persistence/billing-prisma';
 import { FundsRepository } from '../persistence/funds.repository';
 import { OutboxSignal } from '@gen/messaging';
@@ -105,7 +105,7 @@ export async function openBillingFixture(
   const confirm = new ConfirmHoldUseCase(repository);
   const settle = new SettleHoldUseCase(repository, clock);
   const release = new ReleaseHoldUseCase(repository, clock);
-  const holds = new HoldsService(
+  const holds = new HoldsPortAdapter(
     new ReserveHoldUseCase(repository, clock, settings),
     new CheckFundsUseCase(repository, clock),
     confirm,

@@ -1,8 +1,8 @@
 import { BusinessCode } from '@gen/contracts';
 import { DomainError } from '@gen/core';
 import { isMediaUri } from '../domain/media-fields';
-import { ModelRoutesService } from '../ports/model-routes.service';
-import { TaskPricingService } from '../ports/task-pricing.service';
+import { ModelRoutesAdapter } from '../adapters/model-routes.adapter';
+import { CatalogPortAdapter } from '../adapters/catalog-port.adapter';
 import { catalogFile, imageEntry } from '../testing/catalog-fixture';
 import { CatalogLoadError } from './catalog-load-error';
 import { CatalogService } from './catalog.service';
@@ -92,11 +92,11 @@ describe('media fields of an inputSchema ("format": "media-uri" with "x-media")'
 
   it('lists the media fields of the model: routes give them to the runner, prepared tasks their values', () => {
     const catalog = service();
-    expect(new ModelRoutesService(catalog).routeFor('test/image-1')?.mediaFields).toEqual([
+    expect(new ModelRoutesAdapter(catalog).routeFor('test/image-1')?.mediaFields).toEqual([
       { field: 'image', kind: 'image' },
       { field: 'voice', kind: 'audio' },
     ]);
-    const pricing = new TaskPricingService(catalog);
+    const pricing = new CatalogPortAdapter(catalog);
     expect(pricing.prepareTask('test/image-1', { prompt: 'x' }, '1').mediaInputs).toEqual([]);
     expect(
       pricing.prepareTask('test/image-1', { prompt: 'x', voice: 'https://a.example/v.wav', image: FILE }, '1')
@@ -109,15 +109,15 @@ describe('media fields of an inputSchema ("format": "media-uri" with "x-media")'
     const plain = new CatalogService(buildCatalog(catalogFile(imageEntry())), {
       credential: () => undefined,
     });
-    expect(new ModelRoutesService(plain).routeFor('test/image-1')?.mediaFields).toEqual([]);
+    expect(new ModelRoutesAdapter(plain).routeFor('test/image-1')?.mediaFields).toEqual([]);
   });
 
   it('is declared on local/sketch (image) in the shipped catalog', () => {
     const shipped = new CatalogService(loadCatalogFile(catalogFilePath({})), { credential: () => undefined });
-    expect(new ModelRoutesService(shipped).routeFor('local/sketch')?.mediaFields).toEqual([
+    expect(new ModelRoutesAdapter(shipped).routeFor('local/sketch')?.mediaFields).toEqual([
       { field: 'image', kind: 'image' },
     ]);
-    expect(new ModelRoutesService(shipped).routeFor('local/reel')?.mediaFields).toEqual([]);
+    expect(new ModelRoutesAdapter(shipped).routeFor('local/reel')?.mediaFields).toEqual([]);
   });
 
   it.each([
@@ -171,7 +171,7 @@ describe('media fields of an inputSchema ("format": "media-uri" with "x-media")'
       },
     });
     const catalog = new CatalogService(buildCatalog(catalogFile(entry)), { credential: () => undefined });
-    expect(new ModelRoutesService(catalog).routeFor('test/image-1')?.mediaFields).toEqual([
+    expect(new ModelRoutesAdapter(catalog).routeFor('test/image-1')?.mediaFields).toEqual([
       { field: 'image', kind: 'image' },
       { field: 'voice', kind: 'audio' },
     ]);

@@ -1,7 +1,7 @@
 import { BusinessCode, endpointKey } from '@gen/contracts';
 import { usageOfBound } from '../domain/usage-bound';
-import { ModelRoutesService } from '../ports/model-routes.service';
-import { TaskPricingService } from '../ports/task-pricing.service';
+import { ModelRoutesAdapter } from '../adapters/model-routes.adapter';
+import { CatalogPortAdapter } from '../adapters/catalog-port.adapter';
 import { catalogFile, imageEntry } from '../testing/catalog-fixture';
 import { CatalogLoadError } from './catalog-load-error';
 import { CatalogService } from './catalog.service';
@@ -82,7 +82,7 @@ describe('upstream bindings in the catalog', () => {
 
   it('holds the bound at the account prices when a task is prepared', () => {
     const catalog = buildCatalog(catalogFile(upstreamImage()));
-    const pricing = new TaskPricingService(new CatalogService(catalog, { credential: () => 'k' }));
+    const pricing = new CatalogPortAdapter(new CatalogService(catalog, { credential: () => 'k' }));
     expect(pricing.prepareTask('test/image-1', { prompt: 'a cat', count: 3 }, '1').estimate).toBe('0.012');
     expect(pricing.prepareTask('test/image-1', { prompt: 'a cat' }, '1').estimate).toBe('0.004');
   });
@@ -104,7 +104,7 @@ describe('upstream bindings in the catalog', () => {
     expect(service('k').get('test/image-1').available).toBe(false);
     // Tripped circuits are a passing state: 50301 with Retry-After; missing credentials are not: 503.
     expect(() =>
-      new TaskPricingService(service('k')).prepareTask('test/image-1', { prompt: 'a cat' }, '1'),
+      new CatalogPortAdapter(service('k')).prepareTask('test/image-1', { prompt: 'a cat' }, '1'),
     ).toThrow(
       expect.objectContaining({
         code: BusinessCode.TemporarilyUnavailable,
@@ -115,7 +115,7 @@ describe('upstream bindings in the catalog', () => {
     open.delete('openai-images http://10.0.0.7:8000/v1');
     open.delete('openai-images https://pics.example/v1');
     const unconfigured = buildCatalog(catalogFile(upstreamImage()));
-    const refusing = new TaskPricingService(
+    const refusing = new CatalogPortAdapter(
       new CatalogService(unconfigured, { credential: () => undefined }),
     );
     expect(() => refusing.prepareTask('test/image-1', { prompt: 'a cat' }, '1')).toThrow(
@@ -126,7 +126,7 @@ describe('upstream bindings in the catalog', () => {
   it('routes a model to its binding then its fallbacks; unknown models have no route', () => {
     const fallback = upstream('http://10.0.0.7:8000/v1', []);
     const catalog = buildCatalog(catalogFile(upstreamImage({ fallbacks: [fallback] })));
-    const routes = new ModelRoutesService(new CatalogService(catalog, { credential: () => undefined }));
+    const routes = new ModelRoutesAdapter(new CatalogService(catalog, { credential: () => undefined }));
     expect(routes.routeFor('test/image-1')).toEqual({
       model: 'test/image-1',
       modality: 'image',

@@ -6,7 +6,7 @@ import { HoldsRepository } from '../persistence/holds.repository';
 
 /** KEY_SPEND_PORT: what each key has spent against its daily cap in the current UTC day. */
 @Injectable()
-export class KeySpendService implements KeySpendPort {
+export class KeySpendPortAdapter implements KeySpendPort {
   constructor(
     private readonly holds: HoldsRepository,
     @Inject(CLOCK) private readonly clock: Clock,

@@ -8,7 +8,7 @@ import { SettleHoldUseCase } from '../use-cases/settle-hold.use-case';
 
 /** HOLDS_PORT: the holds use cases behind the port the tasks domain calls. */
 @Injectable()
-export class HoldsService implements HoldsPort {
+export class HoldsPortAdapter implements HoldsPort {
   constructor(
     private readonly reserveHold: ReserveHoldUseCase,
     private readonly checkFunds: CheckFundsUseCase,

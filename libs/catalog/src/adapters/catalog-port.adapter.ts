@@ -26,7 +26,7 @@ export const TRIPPED_RETRY_AFTER_SECONDS = 30;
  * runnable here (else 503). The estimate is the request's usage bound at the account's prices.
  */
 @Injectable()
-export class TaskPricingService implements CatalogPort {
+export class CatalogPortAdapter implements CatalogPort {
   constructor(private readonly catalog: CatalogService) {}
 
   prepareTask(modelId: string, input: unknown, priceMultiplier: string): PreparedTask {

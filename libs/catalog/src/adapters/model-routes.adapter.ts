@@ -4,7 +4,7 @@ import { CatalogService } from '../persistence/catalog.service';
 
 /** The catalog's side of the provider port (MODEL_ROUTES): a model's bindings, the first then its fallbacks. */
 @Injectable()
-export class ModelRoutesService implements ModelRoutesPort {
+export class ModelRoutesAdapter implements ModelRoutesPort {
   private readonly routes = new Map<string, ModelRoute | null>();
 
   constructor(private readonly catalog: CatalogService) {}
