@@ -2,7 +2,10 @@ import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@gen/core';
 import { parseAllowPrivateCidrs } from '@gen/ssrf';
 import { TASKS_OPTIONS, type TasksOptions } from './domain/task-options';
-import { TaskFlowWorker } from './events/task-flow.worker';
+import { TaskEventConsumers } from './events/task-event.consumers';
+import { TaskOutboxRelay } from './events/task-outbox.relay';
+import { TaskBackgroundWork } from './workers/task-background-work';
+import { TaskSweeper } from './workers/task-sweeper';
 import { ConsoleTasksController } from './http/console-tasks.controller';
 import { TaskOutputsController } from './http/task-outputs.controller';
 import { TasksController } from './http/tasks.controller';
@@ -94,7 +97,9 @@ export class TasksModule {
       ...(options.http || options.compat
         ? [CompatTasksUseCase, { provide: COMPAT_TASKS, useExisting: CompatTasksUseCase }]
         : []),
-      ...(options.workers ? [InterruptStreamsUseCase, TaskFlowWorker] : []),
+      ...(options.workers
+        ? [InterruptStreamsUseCase, TaskOutboxRelay, TaskEventConsumers, TaskSweeper, TaskBackgroundWork]
+        : []),
     ];
     return {
       module: TasksModule,

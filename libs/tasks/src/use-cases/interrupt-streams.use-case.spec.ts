@@ -104,7 +104,7 @@ describe.each(DATABASE_KINDS)('stream leases on %s: a text task whose streaming 
     bus = new InProcessEventBus();
     // No TASK_EVENT_LISTENERS here (as in a fleet's tasks app): every terminal event is written.
     const apply = new ApplyExecutionUseCase(tasks, {} as CatalogPort, holds);
-    // The tasks service's consumer of task.execution, as TaskFlowWorker subscribes it.
+    // The tasks service's consumer of task.execution, as TaskEventConsumers subscribes it.
     await subscribeEvents(bus, { group: 'tasks', types: [ExecutionEventType.failed] }, async (event) => {
       reports.push(event);
       await apply.apply(event);
