@@ -1,6 +1,6 @@
 /**
  * bench/catalog: microseconds per model-input validation and normalization (strict schema check, defaults
- * applied, keys sorted), and with the request fingerprint (sha256 of the canonical JSON), over the shipped
+ * applied, keys sorted), and with the request fingerprint (sha256 of the sorted JSON), over the shipped
  * catalog, for a typical media input and a typical chat request. Target: at most 20 µs per input.
  *
  *   node scripts/build.mjs --quiet && node dist/bench/catalog/catalog.bench.js [--iterations 200000 --rounds 5]

@@ -6,7 +6,7 @@ export * from './offline/render-tone';
 export * from './offline/render-reel';
 export * from './offline/offline-media-provider';
 export * from './offline/offline-usage-bound';
-export * from './chat/canonical';
+export * from './chat/chat-adapter';
 export * from './chat/upstream-error';
 export * from './chat/sse';
 export * from './chat/openai-chat.adapter';

@@ -1,6 +1,6 @@
 import { BusinessCode } from '@gen/contracts';
 import { DomainError } from '@gen/core';
-import { canonicalize } from './canonical-json';
+import { sortKeysDeep } from './sorted-json';
 import type { LoadedModel } from './catalog';
 import { inputProblem } from './input-problem';
 
@@ -27,12 +27,12 @@ export function validateModelInput(
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     throw new DomainError(BusinessCode.InvalidRequest, 'input.not_object', { field: prefix || 'input' });
   }
-  const copy = canonicalize(input as Record<string, unknown>);
+  const copy = sortKeysDeep(input as Record<string, unknown>);
   if (!model.validateInput(copy)) {
     const problem = inputProblem(model.validateInput.errors);
     const field = [prefix, problem.path].filter(Boolean).join('.') || 'input';
     throw new DomainError(BusinessCode.InvalidRequest, problem.messageId, { ...problem.params, field });
   }
   // Defaults were added at the end of their objects; sort once more so that they take their place.
-  return canonicalize(copy);
+  return sortKeysDeep(copy);
 }

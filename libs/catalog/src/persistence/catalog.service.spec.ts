@@ -163,7 +163,7 @@ describe('CatalogService', () => {
     expect(JSON.stringify(list)).not.toContain('price');
   });
 
-  it('validates an input by id or alias: canonical id, normalized input, stable fingerprint', () => {
+  it('validates an input by id or alias: the catalog id, normalized input, stable fingerprint', () => {
     const a = service.validateInput('img', { width: 640, prompt: 'x' });
     const b = service.validateInput('test/image-1', { prompt: 'x', style: 'ink', width: 640 });
     expect(a.model).toBe('test/image-1');

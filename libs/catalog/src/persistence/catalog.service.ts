@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { BusinessCode } from '@gen/contracts';
 import { DomainError, lazyField } from '@gen/core';
 import { isAvailable, type AvailabilitySources } from '../domain/availability';
-import { canonicalRequestFingerprint } from '../domain/canonical-json';
+import { fingerprintOfSorted } from '../domain/sorted-json';
 import type { Catalog, LoadedModel } from '../domain/catalog';
 import { MODALITIES, type Modality } from '../domain/model';
 import { groupPrices, type ModelPrices } from '../domain/pricing';
@@ -39,7 +39,7 @@ export interface ValidatedInput {
   readonly model: string;
   /** Defaults applied, keys sorted. */
   readonly input: Record<string, unknown>;
-  /** sha256 of the canonical JSON of {model, input}: for idempotency records and quotes. */
+  /** sha256 of the sorted JSON of {model, input}: for idempotency records and quotes. */
   readonly fingerprint: string;
 }
 
@@ -118,9 +118,9 @@ export class CatalogService {
   validateInput(idOrAlias: string, input: unknown, options: ValidateInputOptions = {}): ValidatedInput {
     const model = this.resolve(idOrAlias);
     const normalized = validateModelInput(model, input, options);
-    // Read only with an Idempotency-Key or a quote: computed then (canonical JSON and SHA-256).
+    // Read only with an Idempotency-Key or a quote: computed then (sorted JSON and SHA-256).
     return lazyField({ model: model.id, input: normalized }, 'fingerprint', () =>
-      canonicalRequestFingerprint(model.id, normalized),
+      fingerprintOfSorted(model.id, normalized),
     );
   }
 

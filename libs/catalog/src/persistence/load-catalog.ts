@@ -3,7 +3,7 @@ import { ADAPTER_NAMES } from '@gen/providers';
 import { createAjv, translate } from '@gen/core';
 import type Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { canonicalize } from '../domain/canonical-json';
+import { sortKeysDeep } from '../domain/sorted-json';
 import { Catalog, type LoadedModel } from '../domain/catalog';
 import { chatInputSchema, supportedParametersOf } from '../domain/chat-input-schema';
 import type { ProviderBinding, TextCapabilities, UsageBound } from '../domain/model';
@@ -123,7 +123,7 @@ function toModel(entry: CatalogEntry, ajv: Ajv): LoadedModel {
     );
   }
   entry.examples.forEach((example, i) => {
-    if (validateInput(canonicalize(example.input))) return;
+    if (validateInput(sortKeysDeep(example.input))) return;
     const problem = inputProblem(validateInput.errors);
     const reason = translate('en', problem.messageId, { ...problem.params, field: problem.path || 'input' });
     throw CatalogLoadError.at(entry.id, `examples[${i}].input`, `is invalid: ${reason}`);
@@ -144,7 +144,7 @@ function toModel(entry: CatalogEntry, ajv: Ajv): LoadedModel {
     pricing: entry.pricing,
     inputSchema,
     mediaFields: text ? [] : mediaFieldsOf(inputSchema),
-    examples: entry.examples.map((e) => ({ ...e, input: canonicalize(e.input) })),
+    examples: entry.examples.map((e) => ({ ...e, input: sortKeysDeep(e.input) })),
     ...(text ? { text, supportedParameters: supportedParametersOf(inputSchema) } : {}),
     validateInput,
   };

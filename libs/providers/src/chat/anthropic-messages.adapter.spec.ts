@@ -7,7 +7,7 @@ import {
   sseFrame,
   upstreamFailure,
 } from '../testing/fake-upstream';
-import type { ChatEvent, ChatRequest } from './canonical';
+import type { ChatEvent, ChatRequest } from './chat-adapter';
 import { AnthropicMessagesAdapter } from './anthropic-messages.adapter';
 import { AnthropicMessagesDecoder } from './anthropic-messages.decoder';
 import { type UpstreamError } from './upstream-error';

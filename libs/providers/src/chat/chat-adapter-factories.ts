@@ -7,7 +7,7 @@ import {
   type AdapterFactory,
 } from '../registry/upstream-adapter';
 import { AnthropicMessagesAdapter } from './anthropic-messages.adapter';
-import type { ChatAdapter, ChatAdapterConfig } from './canonical';
+import type { ChatAdapter, ChatAdapterConfig } from './chat-adapter';
 import { GeminiGenerateAdapter } from './gemini-generate.adapter';
 import { OpenAiChatAdapter } from './openai-chat.adapter';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { FakeUpstream, decodeChunks, drain, splitAt, upstreamFailure } from '../testing/fake-upstream';
-import type { ChatEvent, ChatRequest } from './canonical';
+import type { ChatEvent, ChatRequest } from './chat-adapter';
 import { GeminiGenerateAdapter } from './gemini-generate.adapter';
 import { GeminiGenerateDecoder } from './gemini-generate.decoder';
 import { type UpstreamError } from './upstream-error';

@@ -7,7 +7,7 @@ import {
   type ChatMessage,
   type ChatRequest,
   type ChatToolChoice,
-} from './canonical';
+} from './chat-adapter';
 import { GeminiGenerateDecoder } from './gemini-generate.decoder';
 import { thinkingBudget } from './reasoning-budget';
 import {

@@ -7,7 +7,7 @@ import {
   sseFrame,
   upstreamFailure,
 } from '../testing/fake-upstream';
-import type { ChatEvent, ChatRequest } from './canonical';
+import type { ChatEvent, ChatRequest } from './chat-adapter';
 import { OpenAiChatAdapter } from './openai-chat.adapter';
 import { OpenAiChatDecoder } from './openai-chat.decoder';
 import { UpstreamError } from './upstream-error';

@@ -6,7 +6,7 @@ import type {
   ChatEvent,
   ChatMessage,
   ChatRequest,
-} from './canonical';
+} from './chat-adapter';
 import { OpenAiChatDecoder } from './openai-chat.decoder';
 import {
   contentParts,

@@ -1,4 +1,4 @@
-import { tokenCount, type ChatEvent, type ChatUsage, type FinishReason } from './canonical';
+import { tokenCount, type ChatEvent, type ChatUsage, type FinishReason } from './chat-adapter';
 import type { SseFrame } from './sse';
 import { UpstreamError, errorKindForStatus } from './upstream-error';
 import { cutShort, parseFrameJson, type FrameDecoder } from './upstream-stream';

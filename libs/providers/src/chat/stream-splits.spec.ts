@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { FakeUpstream, decodeChunks, drain, splitAt } from '../testing/fake-upstream';
 import { AnthropicMessagesAdapter } from './anthropic-messages.adapter';
 import { AnthropicMessagesDecoder } from './anthropic-messages.decoder';
-import type { ChatAdapter, ChatAdapterConfig, ChatEvent, ChatRequest } from './canonical';
+import type { ChatAdapter, ChatAdapterConfig, ChatEvent, ChatRequest } from './chat-adapter';
 import { GeminiGenerateAdapter } from './gemini-generate.adapter';
 import { GeminiGenerateDecoder } from './gemini-generate.decoder';
 import { OpenAiChatAdapter } from './openai-chat.adapter';

@@ -1,5 +1,5 @@
 import { Agent, request, type Dispatcher } from 'undici';
-import type { ChatEvent } from './canonical';
+import type { ChatEvent } from './chat-adapter';
 import { SseParser, type SseFrame } from './sse';
 import { UpstreamError, errorKindForStatus, retryAfterMs, retryDelayMs } from './upstream-error';
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ChatEvent } from '../chat/canonical';
+import type { ChatEvent } from '../chat/chat-adapter';
 import { SseParser } from '../chat/sse';
 import type { FrameDecoder } from '../chat/upstream-stream';
 import { UpstreamError } from '../chat/upstream-error';

@@ -18,7 +18,7 @@ interface Copying {
  * Iterative, and bounded: a value nested deeper than MAX_JSON_DEPTH is a 400 (`request.too_deep`), never a
  * stack overflow. The edge refuses such bodies first; this holds for every other caller too.
  */
-export function canonicalize<T>(value: T): T {
+export function sortKeysDeep<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   const stack: Copying[] = [];
   const place = (item: unknown, depth: number): unknown => {
@@ -56,22 +56,22 @@ export function canonicalize<T>(value: T): T {
   return root as T;
 }
 
-/** The canonical serialization: JSON with sorted keys, no whitespace. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(canonicalize(value));
+/** JSON with every object's keys sorted, no whitespace: one text for inputs that differ only in key order. */
+export function sortedJson(value: unknown): string {
+  return JSON.stringify(sortKeysDeep(value));
 }
 
 /**
- * The fingerprint of a model request, stable across key order: sha256 (hex) of the canonical JSON of
+ * The fingerprint of a model request, stable across key order: sha256 (hex) of the sorted JSON of
  * `{model, input}`. Give it the normalized input (defaults applied) so that an omitted default and the
  * same value sent explicitly agree; idempotency records and quotes compare these.
  */
 export function requestFingerprint(model: string, input: unknown): string {
-  return createHash('sha256').update(canonicalJson({ input, model })).digest('hex');
+  return createHash('sha256').update(sortedJson({ input, model })).digest('hex');
 }
 
-/** `requestFingerprint` for an input that is already canonical (validateModelInput's result): no copy. */
-export function canonicalRequestFingerprint(model: string, normalizedInput: unknown): string {
+/** `requestFingerprint` for an input whose keys are already sorted (validateModelInput's result): no copy. */
+export function fingerprintOfSorted(model: string, normalizedInput: unknown): string {
   return createHash('sha256')
     .update(JSON.stringify({ input: normalizedInput, model }))
     .digest('hex');
