@@ -1,4 +1,3 @@
-import { parseUsd } from '@gen/core';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,8 +8,8 @@ import { stringify } from 'yaml';
 import { freePort } from '../support/app-process';
 import { composeFleetAvailable } from '../support/containers';
 import { ApiClient, until } from '../support/load';
-import { checkMoney } from '../support/money';
-import { runnerJobs } from '../support/runner-jobs';
+import { balanceOf, checkMoney, expectChargedOnceEach } from '../support/money';
+import { expectTakenOverOnce } from '../support/runner-jobs';
 import { startService, type ServiceProcess } from '../support/service-process';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -92,10 +91,7 @@ function inspect(name: string, format: string): string {
     expect(money.openWithoutTask).toEqual([]);
   });
 
-  async function balance(): Promise<{ available: bigint; held: bigint }> {
-    const { json } = await api.call('credit', 'GET', '/api/v1/chat/credit');
-    return { available: parseUsd(json['data']['available'])!, held: parseUsd(json['data']['held'])! };
-  }
+  const balance = () => balanceOf(api);
 
   async function create(prompt: string): Promise<string> {
     const { status, json } = await api.call('createTask', 'POST', '/api/v1/jobs/createTask', {
@@ -163,18 +159,9 @@ function inspect(name: string, format: string): string {
     const doneMs = Date.now() - killedAt;
     expect(final.map((r) => `${r['taskId']} ${r['state']}`)).toEqual(ids.map((id) => `${id} succeeded`));
     // Every task ran to its end once; only the dead runner's tasks were claimed a second time.
-    const jobs = await runnerJobs(db, ids);
-    expect({ unfinished: jobs.unfinished, claimedAgain: jobs.claimedAgain }).toEqual({
-      unfinished: [],
-      claimedAgain: [...victim.orphans].sort(),
-    });
-    expect(jobs.mostRuns).toBeLessThanOrEqual(2);
+    await expectTakenOverOnce(db, ids, victim.orphans);
     // Charged once each, nothing left held.
-    const after = await balance();
-    const cost = parseUsd(final[0]!['cost'] as string)!;
-    expect(final.every((r) => r['cost'] === final[0]!['cost'])).toBe(true);
-    expect(after.held).toBe(0n);
-    expect(before.available - after.available).toBe(cost * BigInt(ids.length));
+    expectChargedOnceEach(final, before, await balance());
     // A container the engine was told to kill stays down (Podman, like Docker, does not apply the restart policy
     // to a stop or kill it was asked for): the other runner did its work. The operator starts it again.
     expect(inspect(victim.name, '{{.State.Status}} {{.State.ExitCode}}')).toBe('exited 137');

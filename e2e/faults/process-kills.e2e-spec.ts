@@ -1,12 +1,11 @@
-import { parseUsd } from '@gen/core';
 import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { Client } from 'pg';
 import { startFleet, type Fleet } from '../support/fleet';
 import { ApiClient, sleep, taskLoad, tasksWithPrompt, until } from '../support/load';
-import { checkMoney } from '../support/money';
-import { runnerJobs } from '../support/runner-jobs';
+import { balanceOf, checkMoney, expectChargedOnceEach } from '../support/money';
+import { expectTakenOverOnce } from '../support/runner-jobs';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -59,10 +58,7 @@ describe('fleet processes killed with SIGKILL', () => {
     expect(money.openWithoutTask).toEqual([]);
   });
 
-  async function balance(): Promise<{ available: bigint; held: bigint }> {
-    const { json } = await api.call('credit', 'GET', '/api/v1/chat/credit');
-    return { available: parseUsd(json['data']['available'])!, held: parseUsd(json['data']['held'])! };
-  }
+  const balance = () => balanceOf(api);
 
   async function create(
     input: Record<string, unknown>,
@@ -123,18 +119,9 @@ describe('fleet processes killed with SIGKILL', () => {
     expect(final.every((r) => (r['output']['assets'] as unknown[]).length === 1)).toBe(true);
     // Every task ran to its end once: its queue row is finished, and only the dead runner's tasks were
     // claimed a second time.
-    const jobs = await runnerJobs(db, ids);
-    expect({ unfinished: jobs.unfinished, claimedAgain: jobs.claimedAgain }).toEqual({
-      unfinished: [],
-      claimedAgain: [...victim.orphans].sort(),
-    });
-    expect(jobs.mostRuns).toBeLessThanOrEqual(2);
+    await expectTakenOverOnce(db, ids, victim.orphans);
     // Charged once each.
-    const after = await balance();
-    const cost = parseUsd(final[0]!['cost'] as string)!;
-    expect(final.every((r) => r['cost'] === final[0]!['cost'])).toBe(true);
-    expect(after.held).toBe(0n);
-    expect(before.available - after.available).toBe(cost * BigInt(ids.length));
+    expectChargedOnceEach(final, before, await balance());
     figures.push(
       `runner kill: ${victim.orphans.length} of ${ids.length} tasks running on ${victim.name}; started again ` +
         `${back.spawnedAt - killedAt} ms and answering ${back.healthyAt - killedAt} ms after the kill; all ${ids.length} succeeded and settled ${doneMs} ms after it ` +

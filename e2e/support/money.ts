@@ -1,3 +1,5 @@
+import { parseUsd } from '@gen/core';
+import type { ApiClient } from './load';
 import { Client } from 'pg';
 
 /** What `checkMoney` found: every broken rule as a sentence (none when the books balance), and counts. */
@@ -158,4 +160,31 @@ export async function checkMoney(databaseUrl: string): Promise<MoneyReport> {
   } finally {
     await client.end();
   }
+}
+
+/** An account's balance as `GET /api/v1/chat/credit` answers it, in nano-USD. */
+export interface Balance {
+  readonly available: bigint;
+  readonly held: bigint;
+}
+
+/** The balance of the key `api` calls with (its `credit` route). */
+export async function balanceOf(api: ApiClient): Promise<Balance> {
+  const { json } = await api.call('credit', 'GET', '/api/v1/chat/credit');
+  return { available: parseUsd(json['data']['available'])!, held: parseUsd(json['data']['held'])! };
+}
+
+/**
+ * Tasks of one price, each charged once: every record shows the same cost, nothing is left held, and the
+ * balance fell by exactly that cost times the number of tasks.
+ */
+export function expectChargedOnceEach(
+  records: readonly Record<string, unknown>[],
+  before: Balance,
+  after: Balance,
+) {
+  const cost = parseUsd(records[0]!['cost'] as string)!;
+  expect(records.every((r) => r['cost'] === records[0]!['cost'])).toBe(true);
+  expect(after.held).toBe(0n);
+  expect(before.available - after.available).toBe(cost * BigInt(records.length));
 }

@@ -27,3 +27,16 @@ export async function runnerJobs(db: Client, ids: readonly string[]): Promise<Ru
     mostRuns: Math.max(0, ...rows.map((j) => j.runs)),
   };
 }
+
+/**
+ * What every runner kill test asserts once the tasks have ended: each ran to its end (its queue row finished),
+ * only the dead runner's tasks (`orphans`) were claimed a second time, and none more than twice.
+ */
+export async function expectTakenOverOnce(db: Client, ids: readonly string[], orphans: readonly string[]) {
+  const jobs = await runnerJobs(db, ids);
+  expect({ unfinished: jobs.unfinished, claimedAgain: jobs.claimedAgain }).toEqual({
+    unfinished: [],
+    claimedAgain: [...orphans].sort(),
+  });
+  expect(jobs.mostRuns).toBeLessThanOrEqual(2);
+}
