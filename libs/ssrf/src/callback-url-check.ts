@@ -113,8 +113,8 @@ export function parseCallbackUrl(
  * `message` only and log `reason`.
  *
  * This does not protect the later connection on its own: DNS can change (rebinding), so deliveries must
- * connect with `createGuardedLookup` and must not follow redirects (the caller's job; Node's `http.request`
- * never follows them, fetch-like clients must be given `redirect: 'manual'`).
+ * connect through the guarded client (`guardedRequest`, which judges every address again when it connects
+ * and never follows a redirect: a caller that follows one checks the new URL again).
  */
 export async function checkCallbackUrl(
   raw: string,

@@ -1,8 +1,7 @@
-import { request, type RequestOptions } from 'node:https';
-import type { IncomingMessage } from 'node:http';
 import type { SecureContext } from 'node:tls';
 import { checkCallbackUrl } from './callback-url-check';
-import { createGuardedLookup, isBlockedAddressError } from './guarded-lookup';
+import { guardedRequest, ResponseTooLargeError, type GuardedResponse } from './guarded-client';
+import { isBlockedAddressError } from './guarded-lookup';
 import type { HostResolver } from './host-resolver';
 import type { PrivateCidrAllowList } from './private-cidr-allow-list';
 
@@ -62,7 +61,8 @@ export class GuardedFetchError extends Error {
 /**
  * GET of a URL a client gave (an import, a media URL in task input), through the guard of callbacks: https
  * on port 443, no credentials in the URL, every resolved address public (or in the allow list), checked when
- * the URL is accepted and again when the connection is made (DNS rebinding), on a socket of its own. A
+ * the URL is accepted and again when the connection is made (DNS rebinding), through the guarded client
+ * (`guardedRequest`: a socket of its own). A
  * redirect is followed only to a URL that passes the same checks, at most `maxRedirects` times, and never
  * carries the token. The body is read with the size limit enforced while it arrives. Nothing here logs the
  * URL or the token.
@@ -97,10 +97,10 @@ async function fetchHops(url: string, options: GuardedFetchOptions): Promise<Fet
     });
     if (!checked.ok) throw new GuardedFetchError(refused);
     const response = await get(checked.url, hop === 0 ? options.accessToken : undefined, options, refused);
-    const status = response.statusCode ?? 0;
+    const { status } = response;
     if (status >= 300 && status < 400) {
-      const location = response.headers.location;
-      response.destroy();
+      const location = headerText(response.headers['location']);
+      response.discard();
       if (!location || hop >= options.maxRedirects) throw new GuardedFetchError('redirect_refused');
       try {
         current = new URL(location, checked.url).href;
@@ -110,65 +110,53 @@ async function fetchHops(url: string, options: GuardedFetchOptions): Promise<Fet
       continue;
     }
     if (status !== 200) {
-      response.destroy();
+      response.discard();
       throw new GuardedFetchError('http_status', status);
     }
     const bytes = await readBody(response, options);
-    return { bytes, contentType: response.headers['content-type'], url: checked.url };
+    return { bytes, contentType: headerText(response.headers['content-type']), url: checked.url };
   }
 }
 
-function get(
+function headerText(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** One hop through the guarded client; the idle timeout starts once connected, as a socket timeout did. */
+async function get(
   url: string,
   token: string | undefined,
   options: GuardedFetchOptions,
   refused: GuardedFetchFailure,
-): Promise<IncomingMessage> {
-  const requestOptions: RequestOptions = {
-    method: 'GET',
-    agent: false,
-    headers: {
-      accept: '*/*',
-      'user-agent': options.userAgent,
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    lookup: createGuardedLookup({
-      allowPrivateCidrs: options.allowPrivateCidrs,
-      ...(options.resolver ? { lookup: options.resolver } : {}),
-    }),
-    ...(options.secureContext ? { secureContext: options.secureContext } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-  };
-  return new Promise((resolve, reject) => {
-    const outgoing = request(url, requestOptions, resolve);
-    outgoing.setTimeout(options.idleTimeoutMs, () => outgoing.destroy(new Error('timeout')));
-    outgoing.on('error', (error) => {
-      if (options.signal?.aborted) reject(options.signal.reason);
-      else if (isBlockedAddressError(error)) reject(new GuardedFetchError(refused));
-      else reject(new GuardedFetchError('unreachable'));
+): Promise<GuardedResponse> {
+  try {
+    return await guardedRequest(url, {
+      method: 'GET',
+      headers: {
+        accept: '*/*',
+        'user-agent': options.userAgent,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      ...(options.allowPrivateCidrs ? { allowPrivateCidrs: options.allowPrivateCidrs } : {}),
+      ...(options.resolver ? { resolver: options.resolver } : {}),
+      ...(options.secureContext ? { secureContext: options.secureContext } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      idleTimeoutMs: options.idleTimeoutMs,
     });
-    outgoing.end();
-  });
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    if (isBlockedAddressError(error)) throw new GuardedFetchError(refused);
+    throw new GuardedFetchError('unreachable');
+  }
 }
 
-async function readBody(response: IncomingMessage, options: GuardedFetchOptions): Promise<Buffer> {
-  if (Number(response.headers['content-length'] ?? 0) > options.maxBytes) {
-    response.destroy();
-    throw new GuardedFetchError('too_large');
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
+async function readBody(response: GuardedResponse, options: GuardedFetchOptions): Promise<Buffer> {
   try {
-    for await (const chunk of response as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > options.maxBytes) throw new GuardedFetchError('too_large');
-      chunks.push(chunk);
-    }
+    return await response.read(options.maxBytes);
   } catch (error) {
-    response.destroy();
     if (options.signal?.aborted) throw options.signal.reason;
-    throw error instanceof GuardedFetchError ? error : new GuardedFetchError('unreachable');
+    throw error instanceof ResponseTooLargeError
+      ? new GuardedFetchError('too_large')
+      : new GuardedFetchError('unreachable');
   }
-  if (!response.complete) throw new GuardedFetchError('unreachable');
-  return Buffer.concat(chunks, size);
 }

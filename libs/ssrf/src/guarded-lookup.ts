@@ -48,10 +48,9 @@ function wantedFamily(family: LookupOptions['family']): number {
  * job), and fails the connection with `BlockedAddressError` when any address is not permitted. This is the
  * defence against DNS rebinding: an answer that changed to a private address after acceptance is refused.
  *
- * Node never calls `lookup` for an IP-literal host, so run `assertConnectionTarget` before the request too.
- * A pooled keep-alive socket skips `lookup` as well: use `agent: false` or an agent owned by the guarded
- * delivery code (never the global agent, whose sockets may have been opened without this guard).
- * Redirects must not be followed (the caller's job): a 3xx is a failed attempt.
+ * It is the lookup of the guarded client (`createGuardedAgent` in guarded-client.ts), which also judges
+ * IP-literal hosts (Node never calls `lookup` for them, see `isRefusedIpLiteral`) and never reuses a socket
+ * (a pooled keep-alive socket would skip `lookup`). Use that client rather than this lookup on its own.
  */
 export function createGuardedLookup(options: GuardedLookupOptions = {}): LookupFunction {
   const resolver = options.lookup ?? systemResolver;
@@ -89,11 +88,11 @@ export function createGuardedLookup(options: GuardedLookupOptions = {}): LookupF
 }
 
 /**
- * Throws `BlockedAddressError` when the URL's host is an IP literal that is not permitted (Node connects to
- * literals without calling `lookup`). Host names pass here and are judged by `createGuardedLookup`.
+ * True when `hostname` (a URL's host, brackets tolerated) is an IP literal that is not permitted: Node connects
+ * to literals without calling `lookup`, so the guarded client judges them with this before connecting. Host
+ * names are false here and are judged by `createGuardedLookup`.
  */
-export function assertConnectionTarget(url: string | URL, options: GuardedLookupOptions = {}): void {
-  const host = bareAddress(new URL(url).hostname);
-  const allowList = options.allowPrivateCidrs ?? PrivateCidrAllowList.EMPTY;
-  if (isIP(host) !== 0 && !isPermittedAddress(host, allowList)) throw new BlockedAddressError();
+export function isRefusedIpLiteral(hostname: string, allowList: PrivateCidrAllowList): boolean {
+  const host = bareAddress(hostname);
+  return isIP(host) !== 0 && !isPermittedAddress(host, allowList);
 }

@@ -1,10 +1,11 @@
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { GeneratedFile } from '@gen/contracts';
 import {
-  assertConnectionTarget,
-  createGuardedLookup,
+  guardedRequest,
   isBlockedAddressError,
+  IdleTimeoutError,
+  ResponseTooLargeError,
+  type GuardedRequest,
+  type GuardedResponse,
   type HostResolver,
   type PrivateCidrAllowList,
 } from '@gen/ssrf';
@@ -36,10 +37,11 @@ export interface FetchOutputOptions {
 }
 
 /**
- * Downloads one output file an upstream named: a `data:` URL is decoded; an http(s) URL is fetched, through the
- * SSRF guard unless it is on the configured baseUrl's origin. Redirects are never followed (a 3xx is `failed`:
- * a redirect could lead past the guard). A refused URL is `failed`; 429, 5xx, timeouts and dropped connections
- * are `retryable`; an aborted signal rejects with its reason.
+ * Downloads one output file an upstream named: a `data:` URL is decoded; an http(s) URL is fetched through the
+ * guarded client of libs/ssrf (`guardedRequest`), with its address rule unless it is on the configured
+ * baseUrl's origin. Redirects are never followed (a 3xx is `failed`: a redirect could lead past the guard). A
+ * refused URL is `failed`; 429, 5xx, timeouts and dropped connections are `retryable`; an aborted signal
+ * rejects with its reason.
  */
 export async function fetchOutput(url: string, options: FetchOutputOptions = {}): Promise<GeneratedFile> {
   options.signal?.throwIfAborted();
@@ -52,26 +54,30 @@ export async function fetchOutput(url: string, options: FetchOutputOptions = {})
     throw refused('it is not a URL', url);
   }
   const trusted = options.baseUrl !== undefined && sameOrigin(target, options.baseUrl);
-  const requestOptions: RequestOptions = { method: 'GET', agent: false, headers: { accept: '*/*' } };
-  if (trusted) {
-    requestOptions.headers = { ...requestOptions.headers, ...options.baseUrlHeaders };
-  } else {
-    if (target.protocol !== 'https:') throw refused('it is not https', url);
-    const guard = { allowPrivateCidrs: options.allowPrivateCidrs, lookup: options.resolver };
-    try {
-      assertConnectionTarget(target, guard);
-    } catch (error) {
-      if (isBlockedAddressError(error)) throw refused('it is not a public address', url);
-      throw error;
-    }
-    requestOptions.lookup = createGuardedLookup(guard);
-  }
+  if (!trusted && target.protocol !== 'https:') throw refused('it is not https', url);
   if (target.protocol !== 'http:' && target.protocol !== 'https:') throw refused('it is not http(s)', url);
-  return download(target, requestOptions, {
-    maxBytes,
-    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_OUTPUT_IDLE_TIMEOUT_MS,
-    signal: options.signal,
-  });
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_OUTPUT_IDLE_TIMEOUT_MS;
+  const request: GuardedRequest = {
+    method: 'GET',
+    headers: { accept: '*/*', ...(trusted ? options.baseUrlHeaders : {}) },
+    // The baseUrl's origin is the binding's own (over http, on a private address): no address rule there.
+    ...(trusted
+      ? { trustedDestination: true }
+      : {
+          ...(options.allowPrivateCidrs ? { allowPrivateCidrs: options.allowPrivateCidrs } : {}),
+          ...(options.resolver ? { resolver: options.resolver } : {}),
+        }),
+    ...(options.signal ? { signal: options.signal } : {}),
+    idleTimeoutMs,
+    idleTimeoutCoversConnecting: true,
+  };
+  let response: GuardedResponse;
+  try {
+    response = await guardedRequest(target, request);
+  } catch (error) {
+    throw transportError(error, target, idleTimeoutMs, options.signal);
+  }
+  return readOutput(response, maxBytes, idleTimeoutMs, options.signal);
 }
 
 function sameOrigin(target: URL, baseUrl: string): boolean {
@@ -88,105 +94,55 @@ function refused(why: string, url: string): UpstreamError {
   });
 }
 
-interface DownloadLimits {
-  maxBytes: number;
-  idleTimeoutMs: number;
-  signal: AbortSignal | undefined;
-}
-
-function download(target: URL, options: RequestOptions, limits: DownloadLimits): Promise<GeneratedFile> {
-  const { signal, maxBytes, idleTimeoutMs } = limits;
-  return new Promise<GeneratedFile>((resolve, reject) => {
-    let timer: NodeJS.Timeout | undefined;
-    let settled = false;
-    const finish = (error: unknown, file?: GeneratedFile): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      if (file) resolve(file);
-      else {
-        req.destroy();
-        reject(error);
-      }
-    };
-    const arm = (): void => {
-      clearTimeout(timer);
-      timer = setTimeout(
-        () => finish(new UpstreamError('retryable', `the output URL sent nothing for ${idleTimeoutMs} ms`)),
-        idleTimeoutMs,
-      );
-    };
-    const onAbort = (): void => finish(signal?.reason);
-    const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(target, options, (response) => {
-      arm();
-      readBody(response, maxBytes, arm).then(
-        (file) => finish(undefined, file),
-        (error: unknown) => finish(error),
-      );
-    });
-    req.on('error', (error) => {
-      if (isBlockedAddressError(error)) finish(refused('it is not a public address', target.href));
-      else
-        finish(
-          new UpstreamError('retryable', 'the connection to the output URL failed', {
-            upstreamText: error.message,
-          }),
-        );
-    });
-    signal?.addEventListener('abort', onAbort, { once: true });
-    arm();
-    req.end();
+/** Why the request got no answer: refused by the guard, aborted, idle too long, or the connection failed. */
+function transportError(error: unknown, target: URL, idleTimeoutMs: number, signal?: AbortSignal): unknown {
+  if (signal?.aborted) return signal.reason;
+  if (isBlockedAddressError(error)) return refused('it is not a public address', target.href);
+  if (error instanceof IdleTimeoutError) return idle(idleTimeoutMs);
+  return new UpstreamError('retryable', 'the connection to the output URL failed', {
+    upstreamText: error instanceof Error ? error.message : String(error),
   });
 }
 
-async function readBody(
-  response: IncomingMessage,
+function idle(idleTimeoutMs: number): UpstreamError {
+  return new UpstreamError('retryable', `the output URL sent nothing for ${idleTimeoutMs} ms`);
+}
+
+/** The start of an error body kept for the log. */
+const ERROR_TEXT_BYTES = 4096;
+
+async function readOutput(
+  response: GuardedResponse,
   maxBytes: number,
-  onChunk: () => void,
+  idleTimeoutMs: number,
+  signal: AbortSignal | undefined,
 ): Promise<GeneratedFile> {
-  const status = response.statusCode ?? 0;
+  const { status } = response;
   const headers = new Headers();
   for (const [name, value] of Object.entries(response.headers)) {
     if (typeof value === 'string') headers.set(name, value);
   }
   if (status >= 300 && status < 400) {
-    response.destroy();
+    response.discard();
     throw new UpstreamError('failed', `the output URL answered ${status}: redirects are not followed`, {
       status,
       upstreamText: headers.get('location') ?? undefined,
     });
   }
-  const declared = Number(headers.get('content-length') ?? Number.NaN);
-  if (status === 200 && declared > maxBytes) {
-    response.destroy();
-    throw tooBig(maxBytes);
-  }
-  const parts: Buffer[] = [];
-  let size = 0;
+  let body: Buffer;
   try {
-    for await (const part of response as AsyncIterable<Buffer>) {
-      onChunk();
-      size += part.length;
-      if (size > maxBytes) {
-        response.destroy();
-        throw tooBig(maxBytes);
-      }
-      if (status === 200 || parts.length === 0) parts.push(part);
-    }
+    body = await response.read(maxBytes, status === 200 ? undefined : ERROR_TEXT_BYTES);
   } catch (error) {
-    if (error instanceof UpstreamError) throw error;
+    if (signal?.aborted) throw signal.reason;
+    if (error instanceof ResponseTooLargeError) throw tooBig(maxBytes);
+    if (error instanceof IdleTimeoutError) throw idle(idleTimeoutMs);
     throw new UpstreamError('retryable', 'the output download was cut short', {
       status,
       upstreamText: error instanceof Error ? error.message : String(error),
     });
   }
-  if (!response.complete)
-    throw new UpstreamError('retryable', 'the output download was cut short', { status });
-  const body = Buffer.concat(parts);
   if (status !== 200) {
-    const text = body.subarray(0, 4096).toString('utf8');
+    const text = body.toString('utf8');
     throw new UpstreamError(errorKindForStatus(status, text), `the output URL answered ${status}`, {
       status,
       retryAfterMs: retryAfterMs(headers),

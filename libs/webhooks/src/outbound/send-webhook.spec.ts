@@ -78,6 +78,10 @@ const resolverAnswering = (...addresses: string[]): HostResolver & { calls: stri
   return Object.assign(resolver, { calls });
 };
 
+/**
+ * The address forms the guard refuses (IP literals in every notation, names with any private answer) are
+ * run against the guarded client itself, in libs/ssrf guarded-client.spec.ts; here, how a refusal is reported.
+ */
 describe('sendWebhook', () => {
   const receivers: Receiver[] = [];
   const receiver = async (answer: (res: ServerResponse) => void): Promise<Receiver> => {
@@ -203,16 +207,6 @@ describe('sendWebhook', () => {
     expect(target.received).toHaveLength(1);
   });
 
-  it.each(['http://[::1]/hook', 'http://169.254.169.254/latest/meta-data', 'http://2130706433/hook'])(
-    'refuses the non-public IP literal %s before connecting',
-    async (url) => {
-      expect(await sendWebhook(requestTo(url, { allowPrivateCidrs: undefined }))).toMatchObject({
-        ok: false,
-        reason: 'blocked_address',
-      });
-    },
-  );
-
   it('connects through the guarded lookup: a host name is resolved by the resolver at connect time', async () => {
     const target = await receiver(answerWith(200));
     const resolver = resolverAnswering('127.0.0.1');
@@ -249,15 +243,6 @@ describe('sendWebhook', () => {
     });
     expect(calls).toEqual(['receiver.test', 'receiver.test']);
     expect(target.received).toHaveLength(0);
-  });
-
-  it('refuses a name with one private answer among public ones', async () => {
-    const resolver = resolverAnswering('93.184.215.14', '10.0.0.7');
-    const outcome = await sendWebhook(
-      requestTo('https://receiver.test/hook', { resolver, allowPrivateCidrs: undefined }),
-    );
-    expect(outcome).toMatchObject({ ok: false, reason: 'blocked_address' });
-    expect(resolver.calls).toEqual(['receiver.test']);
   });
 
   it.each(['ftp://x', 'not a url', 'file:///etc/passwd', 'http://user:secret@receiver.test/hook'])(

@@ -1,16 +1,9 @@
-import {
-  request as httpRequest,
-  type ClientRequest,
-  type IncomingMessage,
-  type RequestOptions,
-} from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { SecureContext } from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import {
-  assertConnectionTarget,
-  createGuardedLookup,
+  guardedRequest,
   isBlockedAddressError,
+  type GuardedResponse,
   type HostResolver,
   type PrivateCidrAllowList,
 } from '@gen/ssrf';
@@ -63,15 +56,23 @@ function verdictOf(status: number): Verdict {
   return failure('status', `receiver answered HTTP ${status}`, status);
 }
 
-/** A network error in log form: its code and message (Node's messages name host and port, never headers). */
+/**
+ * A network error in log form: its code and message (Node's and undici's messages name host and port, never
+ * headers). A request refused before anything was sent (an invalid header, for one) gives its code only, as
+ * its message may quote a header.
+ */
 function connectionFailure(error: unknown): Verdict {
   if (isBlockedAddressError(error)) return failure('blocked_address', error.message);
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === 'UND_ERR_INVALID_ARG') return failure('connection', `request not sent: ${code}`);
   const text = typeof message === 'string' && message !== '' ? message : 'connection failed';
   return failure('connection', typeof code === 'string' && !text.includes(code) ? `${code}: ${text}` : text);
 }
 
-/** The URL to connect to, or why not: http(s) only, no credentials, IP literals judged by the address rule. */
+/**
+ * The URL to connect to, or why not: http(s) only, no credentials. The address rule (IP literals included)
+ * is the guarded client's, at connect time.
+ */
 function targetOf(request: WebhookRequest): URL | Verdict {
   let url: URL;
   try {
@@ -85,21 +86,15 @@ function targetOf(request: WebhookRequest): URL | Verdict {
   if (url.username !== '' || url.password !== '') {
     return failure('invalid_url', 'the URL carries a user name or password');
   }
-  try {
-    assertConnectionTarget(url, { allowPrivateCidrs: request.allowPrivateCidrs });
-  } catch (error) {
-    return isBlockedAddressError(error)
-      ? failure('blocked_address', error.message)
-      : connectionFailure(error);
-  }
   return url;
 }
 
 /**
- * POSTs `body` once and reports how the attempt ended; it never throws and never follows a redirect. The
- * connection resolves the host through the SSRF guard at connect time (DNS rebinding is refused there) on a
- * socket of its own (`agent: false`: a pooled socket would skip the guard). The response body is drained up
- * to `MAX_RESPONSE_BODY_BYTES` and the promise settles once the socket is released.
+ * POSTs `body` once through the guarded client of libs/ssrf (`guardedRequest`) and reports how the attempt
+ * ended; it never throws and never follows a redirect. The client judges the destination when it connects
+ * (IP literals, and every address a host name resolves to: DNS rebinding is refused there) on a socket of its
+ * own. The response body is drained up to `MAX_RESPONSE_BODY_BYTES` and the promise settles once the
+ * connection is released.
  */
 export async function sendWebhook(request: WebhookRequest): Promise<SendOutcome> {
   const started = performance.now();
@@ -117,8 +112,8 @@ function attempt(url: URL, request: WebhookRequest): Promise<Verdict> {
   return new Promise<Verdict>((resolve) => {
     let verdict: Verdict | undefined;
     let settled = false;
-    let outgoing: ClientRequest | undefined;
-    let response: IncomingMessage | undefined;
+    let response: GuardedResponse | undefined;
+    const cancel = new AbortController();
     const settle = (final: Verdict): void => {
       if (settled) return;
       settled = true;
@@ -128,46 +123,34 @@ function attempt(url: URL, request: WebhookRequest): Promise<Verdict> {
     const timer = setTimeout(() => {
       // A status already received decides the outcome; only the rest of its body was too slow.
       settle(verdict ?? failure('timeout', `no response within ${request.timeoutMs} ms`));
-      response?.destroy();
-      outgoing?.destroy();
+      response?.discard();
+      cancel.abort();
     }, request.timeoutMs);
 
-    const options: RequestOptions = {
+    guardedRequest(url, {
       method: 'POST',
       headers: { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body, 'utf8')) },
-      agent: false,
+      body: Buffer.from(request.body, 'utf8'),
+      signal: cancel.signal,
+      ...(request.allowPrivateCidrs ? { allowPrivateCidrs: request.allowPrivateCidrs } : {}),
+      ...(request.resolver ? { resolver: request.resolver } : {}),
       ...(request.secureContext ? { secureContext: request.secureContext } : {}),
-      lookup: createGuardedLookup({
-        allowPrivateCidrs: request.allowPrivateCidrs,
-        ...(request.resolver ? { lookup: request.resolver } : {}),
-      }),
-    };
-    try {
-      outgoing = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, options);
-    } catch (error) {
-      // Thrown before anything is sent (an invalid header, for one): the code only, as a message may quote
-      // a header value.
-      const code = (error as { code?: unknown } | null)?.code;
-      settle(
-        failure('connection', `request not sent: ${typeof code === 'string' ? code : 'invalid request'}`),
-      );
-      return;
-    }
-    outgoing.on('error', (error) => settle(verdict ?? connectionFailure(error)));
-    outgoing.on('close', () => {
-      if (response === undefined) settle(failure('connection', 'connection closed without a response'));
-    });
-    outgoing.on('response', (incoming) => {
-      response = incoming;
-      verdict = verdictOf(incoming.statusCode ?? 0);
-      let received = 0;
-      incoming.on('data', (chunk: Buffer) => {
-        received += chunk.length;
-        if (received > MAX_RESPONSE_BODY_BYTES) incoming.destroy();
-      });
-      incoming.on('error', () => undefined);
-      incoming.on('close', () => settle(verdict!));
-    });
-    outgoing.end(request.body, 'utf8');
+    }).then(
+      (incoming) => {
+        response = incoming;
+        verdict = verdictOf(incoming.status);
+        if (settled) {
+          incoming.discard();
+          return;
+        }
+        // Drained (and discarded) up to the cap, then cut; how the body ends never changes the verdict.
+        const final = verdict;
+        incoming.read(MAX_RESPONSE_BODY_BYTES, 0).then(
+          () => settle(final),
+          () => settle(final),
+        );
+      },
+      (error: unknown) => settle(connectionFailure(error)),
+    );
   });
 }
