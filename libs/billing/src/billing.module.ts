@@ -26,15 +26,9 @@ import { BillingMetrics } from './workers/billing-metrics';
 export interface BillingModuleOptions extends Partial<BillingOptions> {
   /**
    * Serve `/api/v1/chat/credit`, `/console/v1/balance` and `/admin/v1/accounts/{id}/credits` (default true):
-   * the gateway; embedded mode.
+   * the billing app; embedded mode.
    */
   readonly http?: boolean;
-  /**
-   * Offer FUNDS_PORT and HOLDS_PORT to the other modules of the process (default true). False where the
-   * module is composed for its routes only and the ports are the billing app's, over the service transport
-   * (the gateway).
-   */
-  readonly ports?: boolean;
 }
 
 /**
@@ -71,13 +65,12 @@ export interface BillingModuleOptions extends Partial<BillingOptions> {
 })
 export class BillingModule {
   /** The module with some options changed (e.g. a shorter reserve TTL, no background work, no routes). */
-  static forRoot({ http = true, ports = true, ...options }: BillingModuleOptions = {}): DynamicModule {
+  static forRoot({ http = true, ...options }: BillingModuleOptions = {}): DynamicModule {
     return {
       module: BillingModule,
       controllers: http ? [CreditController, ConsoleBalanceController] : [],
       providers: [{ provide: BILLING_OPTIONS, useValue: { ...DEFAULT_BILLING_OPTIONS, ...options } }],
-      // Where the billing app answers them instead (`ports: false`), the process calls them over the transport.
-      exports: ports ? [FUNDS_PORT, HOLDS_PORT, KEY_SPEND_PORT] : [],
+      exports: [FUNDS_PORT, HOLDS_PORT, KEY_SPEND_PORT],
     };
   }
 }

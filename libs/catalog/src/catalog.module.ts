@@ -28,7 +28,8 @@ export interface CatalogModuleOptions extends LoadCatalogOptions {
   readonly availability?: AvailabilitySources;
   /**
    * Serve the catalog's routes (`/api/v1/models`, `/v1/models`, `/console/v1/catalog/models`); default true.
-   * The gateway serves them in distributed mode (docs/architecture.md); the catalog app only hosts the file.
+   * The catalog app serves them in distributed mode (docs/architecture.md); compat-protocols reads the catalog
+   * from it (`source: 'remote'`) with no routes of its own.
    */
   readonly http?: boolean;
   /**

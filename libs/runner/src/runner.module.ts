@@ -9,7 +9,7 @@ import { CHAT_EXECUTION } from '@gen/contracts';
 
 /**
  * Text tasks run where they are asked for (CHAT_EXECUTION): the runner, and the apps that serve streams (the
- * gateway, the compatibility app). Needs EVENT_BUS, CLOCK and PROVIDER_PORT. Global, so the tasks domain finds it.
+ * tasks app, compat-protocols; embedded mode). Needs EVENT_BUS, CLOCK and PROVIDER_PORT. Global, so the tasks domain finds it.
  */
 @Global()
 @Module({

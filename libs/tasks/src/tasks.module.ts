@@ -39,12 +39,13 @@ export interface TasksModuleOptions {
   /**
    * Serve the task routes (`/api/v1/jobs/...`, `/api/v1/usage`, the download tickets of task outputs
    * `/api/v1/common/download-url`) and the console's task history and usage (`/console/v1/tasks`,
-   * `/console/v1/usage`): the gateway; embedded mode.
+   * `/console/v1/usage`): the tasks app; embedded mode.
    */
   readonly http: boolean;
   /**
    * Offer the compatibility endpoints (CompatModule) their ports, TEXT_TASKS and COMPAT_TASKS: the apps that
-   * serve them (the gateway, compat-protocols; embedded mode), with or without the task routes.
+   * serve them (compat-protocols; embedded mode), with or without the task routes. The tasks app's task
+   * routes provide them too, unexported: it answers compat-protocols' calls for them over the service transport.
    */
   readonly compat: boolean;
 }

@@ -47,8 +47,8 @@ export const ASSET_CONTROLLERS: Type<unknown>[] = [
 
 export interface AssetsModuleOptions {
   /**
-   * Serve `/api/v1/assets/**` (API key) and `/admin/v1/accounts/{id}/asset-*` (admin token): the gateway;
-   * embedded mode. Without it the module only keeps its schema migrated (the media app).
+   * Serve `/api/v1/assets/**` (API key) and `/admin/v1/accounts/{id}/asset-*` (admin token): the media app;
+   * embedded mode. Without it the module only keeps its schema migrated.
    */
   readonly http: boolean;
 }
