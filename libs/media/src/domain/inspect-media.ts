@@ -6,8 +6,7 @@ import { createHash } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
 import { parseBuffer } from 'music-metadata';
 import sharp, { type SharpOptions } from 'sharp';
-import { checkContainer } from './containers/check-container';
-import type { ContainerCheck } from './containers/container-check';
+import { walkContainer, type WellFormed } from '@gen/providers/media-inspection';
 import type { MediaFacts, Refusal } from './media-file';
 import { MAX_MEDIA_SECONDS, kindOf, mediaTypeOf, type MediaType } from './media-types';
 
@@ -94,23 +93,19 @@ async function audioDuration(bytes: Buffer, type: MediaType): Promise<number | u
   }
 }
 
-/** The refusal of a container that failed its walk. */
-function refusalOf(
-  container: Extract<ContainerCheck, { ok: false }>,
+/**
+ * The refusal a well-formed container earns as an upload, or null: bytes after the container's end (a
+ * polyglot: appended data), a video without a track to play, a header whose fields contradict each other.
+ */
+function containerRefusal(
+  walk: WellFormed,
   declared: MediaType,
-): [Refusal['messageId'], Refusal['params']] {
-  switch (container.problem) {
-    case 'trailing_data':
-      return ['media.trailing_data', { contentType: declared }];
-    case 'no_track':
-      return ['media.no_track', { contentType: declared }];
-    case 'inconsistent_header':
-      return container.header
-        ? ['media.inconsistent_header', { contentType: declared, ...container.header }]
-        : ['media.damaged', { contentType: declared }];
-    case 'damaged':
-      return ['media.damaged', { contentType: declared }];
-  }
+  length: number,
+): [Refusal['messageId'], Refusal['params']] | null {
+  if (walk.end < length) return ['media.trailing_data', { contentType: declared }];
+  if (walk.noTrack) return ['media.no_track', { contentType: declared }];
+  if (walk.headerFault) return ['media.inconsistent_header', { contentType: declared, ...walk.headerFault }];
+  return null;
 }
 
 /**
@@ -124,8 +119,11 @@ export async function inspectMedia(bytes: Buffer, declared: MediaType): Promise<
   const detected = await detectMediaType(bytes);
   if (!detected) return refuse('media.type_unknown', { declared });
   if (detected !== declared) return refuse('media.type_mismatch', { declared, detected });
-  const container = checkContainer(declared, bytes);
-  if (!container.ok) return refuse(...refusalOf(container, declared));
+  const walk = walkContainer(bytes, declared);
+  if (!walk.ok) return refuse('media.damaged', { contentType: declared });
+  const refusal = containerRefusal(walk, declared, bytes.length);
+  if (refusal) return refuse(...refusal);
+  const container = walk.facts;
   const kind = kindOf(declared);
   if (kind === 'image') {
     // The decoder runs on libuv's thread pool: the hash is computed here meanwhile, not after it.

@@ -1,38 +1,25 @@
-import { probeGif, probeJpeg, probePng, probeWebp } from './probe-images';
-import { probeIsoBmff } from './probe-iso-bmff';
-import { probeMpegAudio } from './probe-mpeg-audio';
-import { probeAvi, probeWav } from './probe-riff';
+import { formatOf, walkContainer } from './inspection';
 import type { MediaFacts } from './media-facts';
 
 export type { MediaFacts } from './media-facts';
 
-/** Tried in order; each answers only for its own magic numbers, so the order matters only for speed. */
-const PROBES: readonly ((bytes: Buffer) => MediaFacts | null)[] = [
-  probePng,
-  probeJpeg,
-  probeGif,
-  probeWebp,
-  probeWav,
-  probeAvi,
-  probeIsoBmff,
-  probeMpegAudio,
-];
-
 /**
  * The type, pixel size and duration of an image, audio or video file: PNG, JPEG, GIF, WebP, WAV, MP3 (MPEG
- * audio), AVI, MP4/MOV. WebM/Matroska is not recognised. Null for any other, truncated or corrupt input.
- * Never throws; every loop advances through the bytes, so hostile input costs at most one pass.
+ * audio), AVI, MP4/MOV, by the one walk of its container (`walkContainer`, as uploads are inspected). Null for
+ * any other, truncated or corrupt input: a part cut short or malformed, a WAV header whose fields contradict
+ * each other, MP3 frames that change sample rate or layer, an MP4 movie timescale of 0, bytes after the last
+ * frame or box of a format with no end marker (MP3, MP4), or a size, duration or frame rate that is not above
+ * 0. Bytes after a marked end (PNG's IEND, JPEG's EOI, GIF's trailer, a RIFF form's size) are left alone, as
+ * they always were on this path; uploads refuse them. Never throws; hostile input costs at most one pass.
  */
 export function probeMedia(bytes: Buffer): MediaFacts | null {
-  for (const probe of PROBES) {
-    try {
-      const facts = probe(bytes);
-      if (facts) return valid(facts) ? facts : null;
-    } catch {
-      return null; // a read past the end that a bounds check missed: corrupt input
-    }
-  }
-  return null;
+  const format = formatOf(bytes);
+  if (!format || format === 'video/webm') return null; // WebM/Matroska is not an output this path knows
+  const walk = walkContainer(bytes, format);
+  if (!walk.ok) return null;
+  if (walk.headerFault || walk.mixedFrames || walk.zeroTimescale) return null;
+  if (walk.unmarkedEnd && walk.end !== bytes.length) return null;
+  return valid(walk.facts) ? walk.facts : null;
 }
 
 function valid(facts: MediaFacts): boolean {

@@ -1,4 +1,4 @@
-import type { MediaFacts } from './media-facts';
+import { DAMAGED, type ContainerWalk } from './container-walk';
 
 /** kbps by bitrate index 1..14: MPEG-1 layers I, II, III, then MPEG-2/2.5 layer I and layers II/III. */
 const BITRATES = {
@@ -85,34 +85,39 @@ function vbrHeader(
 }
 
 /**
- * MP3 (and MPEG audio layers I/II): after an optional ID3v2 tag, the first frame must start right away. The
- * duration comes from a Xing/Info or VBRI frame count when the first frame carries one; otherwise every frame
- * is walked and counted (for a constant bitrate, exactly what the size gives). The frames must run to the end
- * of the file or to an ID3v1 tag; a frame cut short or other bytes make it null.
+ * MP3 (and MPEG audio layers I/II): after an optional ID3v2 tag, frames back to back from the first byte after
+ * it; an ID3v1 tag (128 bytes, `TAG`) may close them. A frame cut short, a malformed ID3v2 size or a Xing/VBRI
+ * header that counts no frames or more bytes than the file has is damage. The container ends after the last
+ * whole frame (and the ID3v1 tag): it has no end marker, so bytes that are not a frame end it. The duration is
+ * the Xing/Info or VBRI frame count when the first frame carries one, otherwise the frames counted (for a
+ * constant bitrate, exactly what the size gives). Frames that change sample rate or layer are `mixedFrames`.
  */
-export function probeMpegAudio(bytes: Buffer): MediaFacts | null {
+export function walkMpegAudio(bytes: Buffer): ContainerWalk {
   const start = id3v2Size(bytes);
-  if (start < 0 || start > bytes.length) return null;
+  if (start < 0 || start > bytes.length) return DAMAGED;
   const first = mpegFrameAt(bytes, start);
-  if (!first || start + first.length > bytes.length) return null;
-  const mime = 'audio/mpeg';
+  if (!first || start + first.length > bytes.length) return DAMAGED;
   const vbr = vbrHeader(bytes, start, first);
-  if (vbr) {
-    if (vbr.frames === 0 || (vbr.bytes !== undefined && start + vbr.bytes > bytes.length)) return null;
-    return { mime, durationSeconds: (vbr.frames * first.samples) / first.sampleRate };
-  }
-  const end =
-    bytes.length >= 128 && bytes.toString('latin1', bytes.length - 128, bytes.length - 125) === 'TAG'
-      ? bytes.length - 128
-      : bytes.length;
+  if (vbr && (vbr.frames === 0 || (vbr.bytes !== undefined && start + vbr.bytes > bytes.length)))
+    return DAMAGED;
   let frames = 0;
+  let mixed = false;
   let offset = start;
-  while (offset < end) {
+  while (offset < bytes.length) {
     const frame = mpegFrameAt(bytes, offset);
-    if (!frame || frame.sampleRate !== first.sampleRate || frame.layer !== first.layer) return null;
+    if (!frame) break;
+    if (offset + frame.length > bytes.length) return DAMAGED;
+    mixed ||= frame.sampleRate !== first.sampleRate || frame.layer !== first.layer;
     offset += frame.length;
-    if (offset > end) return null;
     frames++;
   }
-  return { mime, durationSeconds: (frames * first.samples) / first.sampleRate };
+  const id3v1 = bytes.length - offset === 128 && bytes.toString('latin1', offset, offset + 3) === 'TAG';
+  const counted = vbr ? vbr.frames : frames;
+  return {
+    ok: true,
+    facts: { mime: 'audio/mpeg', durationSeconds: (counted * first.samples) / first.sampleRate },
+    end: id3v1 ? bytes.length : offset,
+    unmarkedEnd: true,
+    ...(mixed ? { mixedFrames: true as const } : {}),
+  };
 }

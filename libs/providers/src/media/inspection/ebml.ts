@@ -1,4 +1,4 @@
-import { DAMAGED, NO_TRACK, TRAILING, type ContainerCheck } from './container-check';
+import { DAMAGED, type ContainerWalk } from './container-walk';
 
 /** Element ids (with their length marker, as the Matroska specification writes them). */
 const ID = {
@@ -106,12 +106,12 @@ function hasPlayableTrack(bytes: Buffer, segment: readonly Element[]): boolean {
 }
 
 /**
- * WebM (Matroska): an EBML header of DocType `webm`, then one Segment to the end of the file (a segment of
- * unknown size, as live recorders write, runs to the end); the Segment's top-level elements must fit it, and
- * its Tracks must hold a video or audio track (else `no_track`). The duration is Info's Duration x
- * TimecodeScale (nanoseconds).
+ * WebM (Matroska): an EBML header of DocType `webm`, then one Segment, where the container ends (a segment of
+ * unknown size, as live recorders write, runs to the end of the file); the Segment's top-level elements must fit
+ * it, and its Tracks must hold a video or audio track (else `noTrack`). The duration is Info's Duration x
+ * TimecodeScale (nanoseconds). Nothing inside a segment followed by other bytes is read.
  */
-export function checkWebm(bytes: Buffer): ContainerCheck {
+export function walkWebm(bytes: Buffer): ContainerWalk {
   const header = elementAt(bytes, 0, bytes.length);
   if (!header || header.id !== ID.ebml) return DAMAGED;
   const docType = find(elements(bytes, header.start, header.end), ID.docType);
@@ -123,10 +123,9 @@ export function checkWebm(bytes: Buffer): ContainerCheck {
   if (!segment || segment.id !== ID.segment) return DAMAGED;
   const end = segment.end === Number.MAX_SAFE_INTEGER ? bytes.length : segment.end;
   if (end > bytes.length) return DAMAGED;
-  if (end < bytes.length) return TRAILING;
+  if (end < bytes.length) return { ok: true, facts: { mime: 'video/webm' }, end };
   const children = elements(bytes, segment.start, end);
   if (!children) return DAMAGED;
-  if (!hasPlayableTrack(bytes, children)) return NO_TRACK;
   const info = find(children, ID.info);
   const fields = info ? elements(bytes, info.start, info.end) : null;
   const scale = uint(bytes, find(fields, ID.timecodeScale)) ?? 1_000_000;
@@ -134,9 +133,14 @@ export function checkWebm(bytes: Buffer): ContainerCheck {
   const size = pictureSize(bytes, children);
   return {
     ok: true,
-    ...(duration !== undefined && Number.isFinite(duration)
-      ? { durationSeconds: (duration * scale) / 1e9 }
-      : {}),
-    ...(size ?? {}),
+    facts: {
+      mime: 'video/webm',
+      ...(duration !== undefined && Number.isFinite(duration)
+        ? { durationSeconds: (duration * scale) / 1e9 }
+        : {}),
+      ...(size ?? {}),
+    },
+    end,
+    ...(hasPlayableTrack(bytes, children) ? {} : { noTrack: true as const }),
   };
 }
