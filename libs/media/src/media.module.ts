@@ -13,7 +13,7 @@ import {
 import { FilesController } from './http/files.controller';
 import { FileRepository } from './persistence/file.repository';
 import { MediaMigrations } from './persistence/media-schema';
-import { MediaFilesPort } from './ports/files.port';
+import { FilesPortAdapter } from './adapters/files-port.adapter';
 import { CommitFileUseCase } from './use-cases/commit-file.use-case';
 import { CreateUploadTicketUseCase } from './use-cases/create-upload-ticket.use-case';
 import { ImportFileUseCase } from './use-cases/import-file.use-case';
@@ -27,12 +27,6 @@ export interface MediaModuleOptions {
   readonly http: boolean;
   /** Run the upload retention sweep in this process. */
   readonly workers: boolean;
-  /**
-   * Offer FILES_PORT and MEDIA_INPUTS to the other modules of the process (default true). False where the
-   * module is composed for its routes only and the ports are the media app's, over the service transport
-   * (the gateway).
-   */
-  readonly ports?: boolean;
 }
 
 /** The CAs imports trust: the bundled public ones plus `FETCH_CA_FILE`; an unreadable file stops start-up. */
@@ -82,8 +76,8 @@ export class MediaModule {
       ImportFileUseCase,
       SweepUploadsUseCase,
       SweepTransitUseCase,
-      MediaFilesPort,
-      { provide: FILES_PORT, useExisting: MediaFilesPort },
+      FilesPortAdapter,
+      { provide: FILES_PORT, useExisting: FilesPortAdapter },
       ResolveMediaInputUseCase,
       { provide: MEDIA_INPUTS, useExisting: ResolveMediaInputUseCase },
       ...(options.workers ? [UploadRetentionWorker] : []),
@@ -92,7 +86,7 @@ export class MediaModule {
       module: MediaModule,
       controllers: options.http ? [FilesController] : [],
       providers,
-      exports: options.ports === false ? [] : [FILES_PORT, MEDIA_INPUTS],
+      exports: [FILES_PORT, MEDIA_INPUTS],
     };
   }
 }

@@ -13,7 +13,7 @@ import { detectMediaType, inspectMedia } from '../domain/inspect-media';
 import { MEDIA_OPTIONS, type MediaOptions } from '../domain/media-options';
 import { MAX_AV_BYTES, MAX_IMAGE_BYTES, kindOf, maxBytesOf, mediaTypeOf } from '../domain/media-types';
 import { FETCH_USER_AGENT } from '../outbound/import-fetch';
-import { MediaFilesPort } from '../ports/files.port';
+import { FilesPortAdapter } from '../adapters/files-port.adapter';
 import { IMPORT_IDLE_TIMEOUT_MS, IMPORT_MAX_REDIRECTS } from './import-file.use-case';
 
 const facts = (source: Pick<ReadyFile, 'width' | 'height' | 'durationSeconds'>) => ({
@@ -32,7 +32,7 @@ const facts = (source: Pick<ReadyFile, 'width' | 'height' | 'durationSeconds'>) 
 @Injectable()
 export class ResolveMediaInputUseCase implements MediaInputsPort {
   constructor(
-    private readonly files: MediaFilesPort,
+    private readonly files: FilesPortAdapter,
     @Inject(OBJECT_STORAGE) private readonly storage: ObjectStorage,
     @Inject(MEDIA_OPTIONS) private readonly options: MediaOptions,
   ) {}

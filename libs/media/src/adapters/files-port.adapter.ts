@@ -8,7 +8,7 @@ const FILE_ID = new RegExp(ulidIdPattern('fil'));
 
 /** FILES_PORT: the ready files of an account, by `service://files/...` URI or bare id. */
 @Injectable()
-export class MediaFilesPort implements FilesPort {
+export class FilesPortAdapter implements FilesPort {
   constructor(private readonly files: FileRepository) {}
 
   async findReady(accountId: string, uriOrId: string): Promise<ReadyFile | null> {
