@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { editedSample } from '../testing/edited-bytes';
 import { renderReel } from '../offline/render-reel';
 import { renderSketch } from '../offline/render-sketch';
 import { renderTone } from '../offline/render-tone';
@@ -173,29 +174,7 @@ describe('probeMedia', () => {
     });
 
     it('never throws on valid files with bytes overwritten, inserted or cut', () => {
-      const edit = fc.record({
-        at: fc.nat(),
-        bytes: fc.uint8Array({ minLength: 1, maxLength: 8 }),
-        mode: fc.constantFrom('overwrite', 'insert', 'cut'),
-      });
-      fc.assert(
-        fc.property(
-          fc.constantFrom(...samples),
-          fc.array(edit, { minLength: 1, maxLength: 4 }),
-          (sample, edits) => {
-            let bytes = Buffer.from(sample);
-            for (const { at, bytes: patch, mode } of edits) {
-              const o = at % (bytes.length + 1);
-              if (mode === 'overwrite') bytes.set(patch.subarray(0, bytes.length - o), o);
-              else if (mode === 'insert')
-                bytes = Buffer.concat([bytes.subarray(0, o), patch, bytes.subarray(o)]);
-              else bytes = Buffer.concat([bytes.subarray(0, o), bytes.subarray(o + patch.length)]);
-            }
-            sane(bytes);
-          },
-        ),
-        { numRuns: 5000 },
-      );
+      fc.assert(fc.property(editedSample(samples), sane), { numRuns: 5000 });
     });
 
     it('takes one pass over a large file of repeated headers', () => {
