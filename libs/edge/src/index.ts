@@ -25,6 +25,7 @@ export {
   type OpenApiFragment,
   type OpenApiOptions,
 } from './openapi';
+export { ApiOperation, openApiOf, type ApiOperationDoc } from './openapi-routes';
 export {
   MemoryRateLimitStore,
   RATE_LIMIT_STORE,

@@ -78,7 +78,10 @@ export function errorResponses(statuses: readonly number[]): Record<string, unkn
 }
 
 /** Who may call a `/console/v1` route: a bearer console token or the web console's cookie (with CSRF). */
-export const CONSOLE_SECURITY = [{ consoleSession: [] }, { consoleCookie: [] }];
+export const CONSOLE_SECURITY: readonly Record<string, readonly string[]>[] = [
+  { consoleSession: [] },
+  { consoleCookie: [] },
+];
 
 export function envelopeResponse(
   description: string,

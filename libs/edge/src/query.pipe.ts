@@ -20,10 +20,11 @@ export type NoQuery = Static<typeof NoQuery>;
 
 /**
  * Validates a query string strictly: a parameter the schema does not name, one given twice, or one with an
- * empty value is a 400 naming it; then the values are checked against the schema (400 naming the first).
+ * empty value is a 400 naming it; then the values are checked against the schema (400 naming the first). Its
+ * `schema` gives the operation's query parameters in the OpenAPI document (`openApiOf`).
  */
 export class QueryPipe<T extends TObject> implements PipeTransform<unknown, Static<T>> {
-  constructor(private readonly schema: T) {}
+  constructor(readonly schema: T) {}
 
   transform(value: unknown): Static<T> {
     const query = (value ?? {}) as Record<string, unknown>;

@@ -6,11 +6,12 @@ import type { Static, TSchema } from '@sinclair/typebox';
 /**
  * Validates a body, query or route parameter against a TypeBox schema (ajv, compiled once); 400 names the
  * first bad field. `name` names the value itself when it is not an object, e.g. the route parameter
- * (`@Param('accountId', new SchemaPipe(AccountId, 'accountId'))`).
+ * (`@Param('accountId', new SchemaPipe(AccountId, 'accountId'))`). Its `schema` is also what the OpenAPI document
+ * says of the value (`openApiOf`).
  */
 export class SchemaPipe<T extends TSchema> implements PipeTransform<unknown, Static<T>> {
   constructor(
-    private readonly schema: T,
+    readonly schema: T,
     private readonly name = 'body',
   ) {}
 

@@ -1,13 +1,21 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import { parseUsd } from '@gen/core';
-import { NoQuery, QueryPipe, SchemaPipe } from '@gen/edge';
+import { ApiOperation, NoQuery, QueryPipe, SchemaPipe } from '@gen/edge';
 import type { FastifyRequest } from 'fastify';
 import { CreateApiKeyUseCase } from '../use-cases/create-api-key.use-case';
 import { ListConsoleKeysUseCase } from '../use-cases/list-console-keys.use-case';
 import { ManageApiKeyUseCase } from '../use-cases/manage-api-key.use-case';
 import { RotateSigningSecretUseCase } from '../use-cases/rotate-signing-secret.use-case';
 import { UpdateApiKeyUseCase } from '../use-cases/update-api-key.use-case';
-import { ConsoleCreateKeyBody, ConsoleKeyIdParam, ConsoleUpdateKeyBody } from './console.dto';
+import { CreatedKeyResult, RevokedKeyResult, SecretResult } from './admin.dto';
+import {
+  ConsoleCreateKeyBody,
+  ConsoleKeyIdParam,
+  ConsoleKeyListResult,
+  ConsoleKeyResult,
+  ConsoleUpdateKeyBody,
+} from './console.dto';
+import { CSRF, consoleOp } from './operation-docs';
 
 const accountOf = (request: FastifyRequest): string => request.edge!.console!.accountId;
 const keyIdOf = new SchemaPipe(ConsoleKeyIdParam, 'keyId');
@@ -27,6 +35,13 @@ export class ConsoleKeysController {
   ) {}
 
   @Get('keys')
+  @ApiOperation(
+    consoleOp(
+      "The account's API keys (never their secrets), with today's spend against each daily cap.",
+      ConsoleKeyListResult,
+      { errors: [400, 401, 500] },
+    ),
+  )
   @Header('cache-control', 'no-store')
   list(@Req() request: FastifyRequest, @Query(new QueryPipe(NoQuery)) _query: NoQuery) {
     return this.listKeys.execute(accountOf(request));
@@ -34,6 +49,12 @@ export class ConsoleKeysController {
 
   /** The answer shows the whole key once. */
   @Post('keys')
+  @ApiOperation(
+    consoleOp('Create an API key; the answer shows the whole key once.', CreatedKeyResult, {
+      errors: [400, 401, 403, 413, 500],
+      description: `Without dailyCap the key gets the low default cap. ${CSRF}`,
+    }),
+  )
   @HttpCode(200)
   @Header('cache-control', 'no-store')
   create(
@@ -48,6 +69,11 @@ export class ConsoleKeysController {
   }
 
   @Patch('keys/:keyId')
+  @ApiOperation(
+    consoleOp('Rename a key or set its daily cap (null clears it).', ConsoleKeyResult, {
+      description: `Another account's key is 404. ${CSRF}`,
+    }),
+  )
   @Header('cache-control', 'no-store')
   update(
     @Req() request: FastifyRequest,
@@ -64,6 +90,12 @@ export class ConsoleKeysController {
   }
 
   @Post('keys/:keyId/revoke')
+  @ApiOperation(
+    consoleOp('Revoke a key; every process refuses it within one second.', RevokedKeyResult, {
+      errors: [400, 401, 403, 404, 500],
+      description: `Another account's key is 404. ${CSRF}`,
+    }),
+  )
   @HttpCode(200)
   @Header('cache-control', 'no-store')
   revoke(@Req() request: FastifyRequest, @Param('keyId', keyIdOf) keyId: string) {
@@ -72,6 +104,16 @@ export class ConsoleKeysController {
 
   /** The new secret is shown once; deliveries still being retried are signed with it at once. */
   @Post('signing-secret/rotate')
+  @ApiOperation(
+    consoleOp(
+      'Generate or rotate the callback signing secret; shown once, effective at once.',
+      SecretResult,
+      {
+        errors: [401, 403, 500],
+        description: CSRF,
+      },
+    ),
+  )
   @HttpCode(200)
   @Header('cache-control', 'no-store')
   rotateSigningSecret(@Req() request: FastifyRequest) {

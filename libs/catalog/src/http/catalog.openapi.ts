@@ -1,11 +1,8 @@
-import { envelopeResponse, errorResponses, type OpenApiFragment } from '@gen/edge';
-import { Type } from '@sinclair/typebox';
-import { ModelRecord, OpenAiModelList } from './model.dto';
-import { ModelListQuery, OpenAiModelsQuery, PUBLIC_CATALOG_POLICY } from './models.controller';
+import { envelopeResponse, errorResponses, openApiOf, type OpenApiFragment } from '@gen/edge';
+import { ModelRecord } from './model.dto';
+import { LIST_RULES, ModelList, ModelListQuery, ModelsController } from './models.controller';
 
-const ModelList = Type.Object({ items: Type.Array(ModelRecord) });
-
-/** Query parameters of an operation, from the TypeBox schema its QueryPipe checks. */
+/** Query parameters of a direct route, from the TypeBox schema its QueryPipe checks. */
 const queryParameters = (schema: { properties: Record<string, unknown> }) =>
   Object.entries(schema.properties).map(([name, property]) => ({
     name,
@@ -14,20 +11,12 @@ const queryParameters = (schema: { properties: Record<string, unknown> }) =>
     schema: property,
   }));
 
-const LIST_RULES =
-  'Unknown, repeated or empty query parameters give 400. `includeSchema` and `includeExamples` take true, ' +
-  'false, 1 or 0. `search` matches id, name, description and aliases, case-insensitively, at most 128 characters.';
-
-const OpenAiError = Type.Object({
-  error: Type.Object({
-    message: Type.String(),
-    type: Type.String(),
-    param: Type.Union([Type.String(), Type.Null()]),
-    code: Type.Union([Type.String(), Type.Null()]),
-  }),
-});
-
-export const catalogOpenApi: OpenApiFragment = {
+/**
+ * The model routes' part of the document: the Nest routes generated from ModelsController; the native list and
+ * record are direct Fastify routes (`installDirectRoutes`, outside Nest's router, so without route metadata to
+ * read), described here by hand, their query parameters still from the schema their handler's QueryPipe checks.
+ */
+export const catalogOpenApi: OpenApiFragment = openApiOf([ModelsController], {
   paths: {
     '/api/v1/models': {
       get: {
@@ -64,47 +53,5 @@ export const catalogOpenApi: OpenApiFragment = {
         },
       },
     },
-    '/console/v1/catalog/models': {
-      get: {
-        tags: ['models'],
-        summary: 'The public evaluation catalog: no key, standard prices.',
-        description:
-          `The response shape is our choice (the specification does not show it): the same model records as ` +
-          `\`/api/v1/models\`, at standard prices. ${LIST_RULES} Limited per source address: a bucket of ` +
-          `${PUBLIC_CATALOG_POLICY.burst} requests refilling ${PUBLIC_CATALOG_POLICY.refillPerMinute} a minute; ` +
-          'above it 429 with `Retry-After`. `Cache-Control: public, max-age=60`.',
-        security: [],
-        parameters: queryParameters(ModelListQuery),
-        responses: {
-          ...envelopeResponse('The model records.', ModelList, { rateLimited: true }),
-          ...errorResponses([400, 429, 500]),
-        },
-      },
-    },
-    '/v1/models': {
-      get: {
-        tags: ['compatibility'],
-        summary: 'OpenAI-style model list: every model id accepted by /v1 and /api/v1, no prices.',
-        description:
-          'Items carry `modality` and `task`; chat models also `context_length`, `max_output_tokens` and ' +
-          '`supported_parameters`. `?modality=` filters. The key may also come as `x-api-key` or `x-gen-api-key`.',
-        parameters: queryParameters(OpenAiModelsQuery),
-        responses: {
-          '200': {
-            description: 'The list, in the OpenAI shape (no envelope).',
-            content: { 'application/json': { schema: OpenAiModelList } },
-          },
-          ...Object.fromEntries(
-            [400, 401, 429, 500].map((status) => [
-              String(status),
-              {
-                description: 'An error in the OpenAI shape.',
-                content: { 'application/json': { schema: OpenAiError } },
-              },
-            ]),
-          ),
-        },
-      },
-    },
   },
-};
+});

@@ -1,7 +1,10 @@
 import { Controller, Get, Header, Optional, Query, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import {
+  ApiOperation,
   QueryBoolean,
+  envelopeResponse,
+  errorResponses,
   QueryPipe,
   RateLimited,
   type SerializedJson,
@@ -11,6 +14,7 @@ import {
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { MODALITIES } from '../domain/model';
+import { ModelRecord, OpenAiModelList } from './model.dto';
 import { GetModelUseCase } from '../use-cases/get-model.use-case';
 import { ListModelsUseCase } from '../use-cases/list-models.use-case';
 import { ListOpenAiModelsUseCase } from '../use-cases/list-open-ai-models.use-case';
@@ -41,6 +45,23 @@ export const NoQuery = Type.Object({}, { additionalProperties: false });
 
 /** Requests per minute (and burst) of the public catalog, per source address. */
 export const PUBLIC_CATALOG_POLICY = { burst: 30, refillPerMinute: 60 } as const;
+
+/** The answer of the model lists. */
+export const ModelList = Type.Object({ items: Type.Array(ModelRecord) });
+
+/** The query rules of the model lists (native and public). */
+export const LIST_RULES =
+  'Unknown, repeated or empty query parameters give 400. `includeSchema` and `includeExamples` take true, ' +
+  'false, 1 or 0. `search` matches id, name, description and aliases, case-insensitively, at most 128 characters.';
+
+const OpenAiError = Type.Object({
+  error: Type.Object({
+    message: Type.String(),
+    type: Type.String(),
+    param: Type.Union([Type.String(), Type.Null()]),
+    code: Type.Union([Type.String(), Type.Null()]),
+  }),
+});
 
 const filtersOf = (query: ModelListQuery) => ({
   modality: query.modality,
@@ -93,6 +114,20 @@ export class ModelsController implements OnModuleInit {
 
   /** GET /console/v1/catalog/models: no key, standard prices, a request limit per source address. */
   @Get('console/v1/catalog/models')
+  @ApiOperation({
+    tags: ['models'],
+    summary: 'The public evaluation catalog: no key, standard prices.',
+    description:
+      `The response shape is our choice (the specification does not show it): the same model records as ` +
+      `\`/api/v1/models\`, at standard prices. ${LIST_RULES} Limited per source address: a bucket of ` +
+      `${PUBLIC_CATALOG_POLICY.burst} requests refilling ${PUBLIC_CATALOG_POLICY.refillPerMinute} a minute; ` +
+      'above it 429 with `Retry-After`. `Cache-Control: public, max-age=60`.',
+    security: [],
+    responses: {
+      ...envelopeResponse('The model records.', ModelList, { rateLimited: true }),
+      ...errorResponses([400, 429, 500]),
+    },
+  })
   @Header('cache-control', 'public, max-age=60')
   @RateLimited({ policy: PUBLIC_CATALOG_POLICY, bucketOf: (request) => `catalog-ip:${request.ip}` })
   publicCatalog(@Query(new QueryPipe(ModelListQuery)) query: ModelListQuery) {
@@ -101,6 +136,28 @@ export class ModelsController implements OnModuleInit {
 
   /** GET /v1/models: the OpenAI list shape, no prices; `?modality=` filters. */
   @Get('v1/models')
+  @ApiOperation({
+    tags: ['compatibility'],
+    summary: 'OpenAI-style model list: every model id accepted by /v1 and /api/v1, no prices.',
+    description:
+      'Items carry `modality` and `task`; chat models also `context_length`, `max_output_tokens` and ' +
+      '`supported_parameters`. `?modality=` filters. The key may also come as `x-api-key` or `x-gen-api-key`.',
+    responses: {
+      '200': {
+        description: 'The list, in the OpenAI shape (no envelope).',
+        content: { 'application/json': { schema: OpenAiModelList } },
+      },
+      ...Object.fromEntries(
+        [400, 401, 429, 500].map((status) => [
+          String(status),
+          {
+            description: 'An error in the OpenAI shape.',
+            content: { 'application/json': { schema: OpenAiError } },
+          },
+        ]),
+      ),
+    },
+  })
   openAi(@Query(new QueryPipe(OpenAiModelsQuery)) query: Static<typeof OpenAiModelsQuery>) {
     return this.listOpenAiModels.execute(query.modality);
   }

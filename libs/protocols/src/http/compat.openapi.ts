@@ -120,7 +120,10 @@ const STREAM_GENERATE_CONTENT = textOperation({
  * The compatibility family in the OpenAPI document: `/v1/chat/completions`, `/v1/responses`, `/v1/messages`,
  * `/v1beta/models/{model}:generateContent` and `:streamGenerateContent` (and both under `/v1/models/`),
  * `/v1/videos/*` (CompatController). Each speaks its protocol's shapes, without the envelope; errors too
- * (compat-errors.openapi.ts).
+ * (compat-errors.openapi.ts). Described by hand, not generated (`openApiOf`): these routes take `@Body() body:
+ * unknown`, and what enforces a body is the protocol's reader (`map*Request`, e.g. mapChatCompletionsRequest,
+ * mapVideoRequest), code rather than a schema; the request schemas here (compat-requests.openapi.ts) describe
+ * what the readers accept and are kept beside them.
  */
 export const compatOpenApi: OpenApiFragment = {
   components: {

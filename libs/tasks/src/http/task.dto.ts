@@ -241,7 +241,8 @@ export const ListTasksQuery = Type.Object(
       Type.String({ minLength: 1, maxLength: 256, description: 'Exact id or declared alias.' }),
     ),
     limit: Type.Optional(
-      Type.String({ pattern: '^(100|[1-9][0-9]?)$', description: '1 to 100, default 20.' }),
+      // `default` documents the value taken when absent (the validator does not fill defaults in).
+      Type.String({ pattern: '^(100|[1-9][0-9]?)$', default: '20', description: '1 to 100, default 20.' }),
     ),
     cursor: Type.Optional(
       Type.String({

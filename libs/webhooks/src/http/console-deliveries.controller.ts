@@ -1,10 +1,26 @@
 import { Controller, Get, Header, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { QueryPipe, SchemaPipe } from '@gen/edge';
+import {
+  ApiOperation,
+  CONSOLE_SECURITY,
+  QueryPipe,
+  SchemaPipe,
+  envelopeResponse,
+  errorResponses,
+} from '@gen/edge';
+import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { ListEndpointMessagesUseCase } from '../use-cases/list-endpoint-messages.use-case';
 import { ListTaskWebhooksUseCase } from '../use-cases/list-task-webhooks.use-case';
 import { RedeliverWebhookUseCase } from '../use-cases/redeliver-webhook.use-case';
-import { DeliveriesQuery, DeliveryIdParam, EndpointMessagesQuery } from './delivery.dto';
+import {
+  DeliveriesQuery,
+  DeliveryIdParam,
+  DeliveryResult,
+  EndpointMessagesQuery,
+  MessageResult,
+  TaskWebhooksResult,
+  withAttempts,
+} from './delivery.dto';
 import { EndpointIdParam } from './endpoint.dto';
 
 const accountOf = (request: FastifyRequest): string => request.edge!.console!.accountId;
@@ -27,6 +43,21 @@ export class ConsoleDeliveriesController {
    * webhooks prefix, like the admin route, so that an ingress sends it to the webhooks app by path).
    */
   @Get('webhook-deliveries')
+  @ApiOperation({
+    tags: ['console'],
+    summary:
+      "What was sent about one of the account's tasks: its callback delivery and endpoint messages, with every attempt.",
+    description:
+      "The shape of `GET /admin/v1/webhook-deliveries`, for the session's account only. 404 when the account has neither for the task (no callBackUrl and no subscribed endpoint, not sent yet, or not its task: the same answer).",
+    security: CONSOLE_SECURITY,
+    responses: {
+      ...envelopeResponse(
+        'The callback delivery (at most one) and the endpoint messages.',
+        TaskWebhooksResult,
+      ),
+      ...errorResponses([400, 401, 404, 500]),
+    },
+  })
   @Header('cache-control', 'no-store')
   ofTask(@Req() request: FastifyRequest, @Query(new QueryPipe(DeliveriesQuery)) query: DeliveriesQuery) {
     return this.taskWebhooks.execute(query.taskId, accountOf(request));
@@ -34,6 +65,19 @@ export class ConsoleDeliveriesController {
 
   /** GET /console/v1/webhook-endpoints/{id}/messages?limit= */
   @Get('webhook-endpoints/:id/messages')
+  @ApiOperation({
+    tags: ['console'],
+    summary: "An endpoint's latest messages, newest first, each with its attempts.",
+    description: "Another account's endpoint is 404.",
+    security: CONSOLE_SECURITY,
+    responses: {
+      ...envelopeResponse(
+        'The latest messages.',
+        Type.Object({ items: Type.Array(withAttempts(MessageResult)) }, { additionalProperties: false }),
+      ),
+      ...errorResponses([400, 401, 404, 500]),
+    },
+  })
   @Header('cache-control', 'no-store')
   ofEndpoint(
     @Req() request: FastifyRequest,
@@ -45,6 +89,21 @@ export class ConsoleDeliveriesController {
 
   /** POST /console/v1/webhook-deliveries/{deliveryId}/redeliver: `whd_` or `msg_`, sent again now, same id. */
   @Post('webhook-deliveries/:deliveryId/redeliver')
+  @ApiOperation({
+    tags: ['console'],
+    summary:
+      'Send a callback delivery (`whd_`) or endpoint message (`msg_`) of the account again now, same id.',
+    description:
+      "As `POST /admin/v1/webhook-deliveries/{deliveryId}/redeliver`, for the session's account only (another account's is 404). With the session cookie, send `X-CSRF-Token` (else 403, nothing changed).",
+    security: CONSOLE_SECURITY,
+    responses: {
+      ...envelopeResponse(
+        'The delivery or message, pending again.',
+        Type.Union([DeliveryResult, MessageResult]),
+      ),
+      ...errorResponses([400, 401, 403, 404, 500]),
+    },
+  })
   @HttpCode(200)
   @Header('cache-control', 'no-store')
   redeliver(

@@ -125,3 +125,16 @@ export const EndpointMessagesQuery = Type.Object(
   { additionalProperties: false },
 );
 export type EndpointMessagesQuery = Static<typeof EndpointMessagesQuery>;
+
+/** A delivery or a message with every attempt, as the delivery reads answer it. */
+export const withAttempts = (result: typeof DeliveryResult | typeof MessageResult) =>
+  Type.Object(
+    { ...result.properties, attemptLog: Type.Array(AttemptResult) },
+    { additionalProperties: false },
+  );
+
+/** What was sent about a task: its callback delivery (at most one) and its endpoint messages. */
+export const TaskWebhooksResult = Type.Object(
+  { items: Type.Array(withAttempts(DeliveryResult)), messages: Type.Array(withAttempts(MessageResult)) },
+  { additionalProperties: false },
+);
