@@ -11,7 +11,7 @@ import {
   Query,
   Req,
 } from '@nestjs/common';
-import { NoQuery, QueryPipe, SchemaPipe } from '@gen/edge';
+import { ApiOperation, NoQuery, QueryPipe, SchemaPipe } from '@gen/edge';
 import type { FastifyRequest } from 'fastify';
 import { DeleteAssetUseCase } from '../use-cases/delete-asset.use-case';
 import { GetAssetUsageUseCase } from '../use-cases/get-asset-usage.use-case';
@@ -19,7 +19,26 @@ import { GetAssetUseCase } from '../use-cases/get-asset.use-case';
 import { ListAssetsUseCase } from '../use-cases/list-assets.use-case';
 import { SaveAssetUseCase } from '../use-cases/save-asset.use-case';
 import { UpdateAssetUseCase } from '../use-cases/update-asset.use-case';
-import { AssetId, ListAssetsQuery, SaveAssetBody, UpdateAssetBody } from './asset.dto';
+import {
+  AssetId,
+  AssetPageResult,
+  AssetResult,
+  AssetUsageResult,
+  DeletedAssetResult,
+  ListAssetsQuery,
+  SaveAssetBody,
+  UpdateAssetBody,
+} from './asset.dto';
+import {
+  ASSET,
+  ASSET_ID_WORDS,
+  IDEMPOTENCY,
+  LIST_ASSETS_WORDS,
+  QUOTA,
+  SCOPE,
+  USAGE,
+  responses,
+} from './operation-docs';
 
 const assetIdOf = new SchemaPipe(AssetId, 'assetId');
 const noQuery = new QueryPipe(NoQuery);
@@ -42,6 +61,21 @@ export class AssetsController {
   ) {}
 
   @Post()
+  @ApiOperation({
+    tags: ['assets'],
+    summary: 'Save a committed file of the account in its asset library.',
+    description: `\`uri\` must be the \`service://files/fil_...\` URI of a ready (committed) file of the caller's account; anything else, including another account's file, is the same 400 and reveals nothing. The answer is the asset with a fresh preview link; \`Cache-Control: no-store\`. ${QUOTA} ${SCOPE}`,
+    parameters: [IDEMPOTENCY],
+    requestBody: {
+      example: { uri: ASSET.uri, name: ASSET.name, favorite: true, collectionId: ASSET.collectionId },
+    },
+    responses: responses(
+      'The saved asset (or, for a repeated Idempotency-Key, the asset it saved).',
+      AssetResult,
+      ASSET,
+      [400, 401, 403, 404, 409, 413, 429, 500],
+    ),
+  })
   @HttpCode(200)
   @Header('cache-control', 'no-store')
   async save(
@@ -58,18 +92,43 @@ export class AssetsController {
   }
 
   @Get()
+  @ApiOperation({
+    tags: ['assets'],
+    summary: "List the account's assets: filters, order and cursor paging.",
+    description: `Keyset paging like the task list: \`nextCursor\` continues after the last item of the page (absent on the last page), so assets added or removed meanwhile neither repeat nor skip others. A cursor freezes the filters and order of its first page; sending one again with another value is 400, leaving it out keeps it. Names order by their bytes (code points), the same on every database. Unknown, repeated or empty parameters are 400. ${SCOPE}`,
+    parameters: LIST_ASSETS_WORDS,
+    responses: responses(
+      'One page of assets.',
+      AssetPageResult,
+      { items: [ASSET], nextCursor: 'eyJmaWx0ZXJzIjp7InNvcnQiOiItY3JlYXRlZEF0In19' },
+      [400, 401, 403, 429, 500],
+    ),
+  })
   @Header('cache-control', 'no-store')
   list(@Req() request: FastifyRequest, @Query(new QueryPipe(ListAssetsQuery)) query: ListAssetsQuery) {
     return this.listAssets.execute(request.edge!.principal!, query);
   }
 
   @Get('usage')
+  @ApiOperation({
+    tags: ['assets'],
+    summary: "The asset library's plan, usage and limits.",
+    description: `Usage and limits of the account (every API key of the account sees the same). ${QUOTA}`,
+    responses: responses('Plan, usage and limits.', AssetUsageResult, USAGE, [400, 401, 403, 429, 500]),
+  })
   @Header('cache-control', 'no-store')
   usageOf(@Req() request: FastifyRequest, @Query(noQuery) _query: NoQuery) {
     return this.usage.execute(request.edge!.principal!.accountId);
   }
 
   @Get(':assetId')
+  @ApiOperation({
+    tags: ['assets'],
+    summary: 'One asset with a fresh private preview link.',
+    description: `The preview link is a signed GET of the file's bytes, valid 15 minutes; every read signs a new one. ${SCOPE}`,
+    parameters: [ASSET_ID_WORDS],
+    responses: responses('The asset.', AssetResult, ASSET, [400, 401, 403, 404, 429, 500]),
+  })
   @Header('cache-control', 'no-store')
   read(
     @Req() request: FastifyRequest,
@@ -80,6 +139,20 @@ export class AssetsController {
   }
 
   @Patch(':assetId')
+  @ApiOperation({
+    tags: ['assets'],
+    summary: 'Rename an asset or change its `favorite` flag.',
+    description:
+      'Only `name` and `favorite`; any other field (uri, collectionId, ...) is 400 naming it, and an empty body is 400.',
+    parameters: [ASSET_ID_WORDS],
+    requestBody: { example: { name: 'fox, final', favorite: false } },
+    responses: responses(
+      'The changed asset.',
+      AssetResult,
+      { ...ASSET, name: 'fox, final', favorite: false },
+      [400, 401, 403, 404, 413, 429, 500],
+    ),
+  })
   @Header('cache-control', 'no-store')
   update(
     @Req() request: FastifyRequest,
@@ -91,6 +164,19 @@ export class AssetsController {
   }
 
   @Delete(':assetId')
+  @ApiOperation({
+    tags: ['assets'],
+    summary: 'Delete an asset from the library.',
+    description:
+      'The library no longer holds it and its bytes no longer count toward the limits. The file it named stays a file of the account (its own retention applies), usable in task input and savable again.',
+    parameters: [ASSET_ID_WORDS],
+    responses: responses(
+      'Deleted.',
+      DeletedAssetResult,
+      { assetId: ASSET.assetId, deleted: true },
+      [400, 401, 403, 404, 429, 500],
+    ),
+  })
   @Header('cache-control', 'no-store')
   remove(
     @Req() request: FastifyRequest,
