@@ -9,7 +9,10 @@ socket="${PODMAN_SOCKET:-/run/podman/podman.sock}"
 answers() { curl -sf --unix-socket "$socket" http://d/_ping >/dev/null 2>&1; }
 if ! answers; then
   mkdir -p "$(dirname "$socket")"
-  nohup podman system service --time=0 "unix://$socket" >/dev/null 2>&1 &
+  # From /: the service outlives the checkout that started it, and a deleted working directory makes every
+  # later container start fail ("write child: broken pipe").
+  cd /
+  nohup podman system service --time=0 "unix://$socket" </dev/null >/dev/null 2>&1 &
   for _ in $(seq 1 50); do answers && break; sleep 0.2; done
   answers || { echo "podman-socket: nothing answers on $socket" >&2; exit 1; }
 fi
