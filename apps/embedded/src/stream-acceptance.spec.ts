@@ -9,7 +9,8 @@ type Json = Record<string, unknown>;
 
 /**
  * What a streamed text task writes (issue 31): at acceptance its hold and its row, and no task.created event,
- * whose only reader for such a task was billing's confirm; the hold is confirmed directly. A task of
+ * whose only reader for such a task was billing's confirm; the hold is confirmed by the stream lease's first
+ * renewal if the answer still runs then (a shorter answer is settled from `reserved`). A task of
  * createTask still announces itself (the runner picks it up from task.created). At its end no terminal event
  * either when nothing would read it (no callback URL, no account endpoint listening): it is settled directly.
  */
@@ -21,7 +22,8 @@ describe('a streamed text task at acceptance', () => {
   const seen: string[] = [];
 
   beforeAll(async () => {
-    app = await startEmbedded();
+    // Leases of 1.5 s, renewed every 500 ms: the 2-second answer below sees its first renewal.
+    app = await startEmbedded({ TEXT_STREAM_LEASE_MS: '1500' });
     database = app.app.get<Database>(DATABASE);
     await subscribeEvents(
       app.app.get<EventBus>(EVENT_BUS),
@@ -52,13 +54,13 @@ describe('a streamed text task at acceptance', () => {
       await database.query<{ status: string }>(`SELECT "status" FROM "billing"."holds" WHERE "id" = $1`, [id])
     )[0]?.status;
 
-  it('announces nothing, confirms its hold while the answer runs, and settles it by its usage', async () => {
+  it('announces nothing, confirms its hold at its lease renewal while the answer runs, and settles it by its usage', async () => {
     const auth = { authorization: `Bearer ${app.boot.apiKey}` };
     const answer = app.call('POST', '/v1/chat/completions', {
       headers: auth,
       body: {
         model: 'local/echo/chat',
-        messages: [{ role: 'user', content: 'slow answer [[delay_ms:1500]]' }],
+        messages: [{ role: 'user', content: 'slow answer [[delay_ms:2000]]' }],
       },
     });
     // The task shows in the key's history as soon as it is accepted.
@@ -72,7 +74,7 @@ describe('a streamed text task at acceptance', () => {
     }
     expect(taskId).toBeDefined();
     let status = await holdStatus(taskId!);
-    for (let i = 0; i < 50 && status === 'reserved'; i += 1) {
+    for (let i = 0; i < 90 && status === 'reserved'; i += 1) {
       await new Promise((r) => setTimeout(r, 20));
       status = await holdStatus(taskId!);
     }

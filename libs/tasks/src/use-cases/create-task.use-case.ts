@@ -171,7 +171,8 @@ export class CreateTaskUseCase {
     const created = createdEvent(task, prepared, inline);
     try {
       // A task streamed here runs in this process: its task.created has no subscriber but billing's confirm,
-      // made directly below, so it is not written (no outbox row, relay or bus hop per answer).
+      // so it is not written (no outbox row, relay or bus hop per answer). Its hold is confirmed only if its
+      // answer is still running at its stream lease's first renewal (TextTaskIntakeUseCase.renew).
       await this.tasks.insert(task, inline ? [] : [created], inline ? command.lease : undefined);
     } catch (error) {
       // The task may exist after all: written under this id by the key's first holder, alive after all (the
@@ -185,28 +186,12 @@ export class CreateTaskUseCase {
       if (!adopted) await this.holds.release(taskId).catch(() => undefined);
       throw error;
     }
-    if (inline) this.confirmHold(taskId, command.requestId);
     // The task trail starts here: one line per step, with the task and this request's id.
     this.logger?.info(
       { taskId, request_id: command.requestId, model: task.model, estimatedCost: prepared.estimate },
       'task accepted',
     );
     return { task, created, replayed: false };
-  }
-
-  /**
-   * The task exists: its hold is kept until settled (billing's `confirm`, which task.created brings for the
-   * other tasks). Not awaited: the answer does not wait for it. Should it fail, the hold stays `reserved`,
-   * which the settlement ends just as well; only an answer still running when the reserve's time is up
-   * (BILLING reserve TTL, 5 minutes) would see it released by billing's sweeper, and go uncharged.
-   */
-  private confirmHold(taskId: string, requestId: string): void {
-    this.holds.confirm(taskId).catch((error: unknown) => {
-      this.logger?.warn(
-        { taskId, request_id: requestId, err: error },
-        'the hold of a streamed task could not be confirmed: it stays reserved until settled',
-      );
-    });
   }
 
   /**
