@@ -38,6 +38,16 @@ export interface FundsCheck {
   readonly dailyCap: string | null;
 }
 
+/** How `settle` and `release` finish a hold. */
+export interface FinishHoldOptions {
+  /**
+   * The caller records the outcome itself, from the view it gets back (the tasks domain ending a streamed text
+   * task settled, in the statement that ends it): no `hold.settled` / `hold.released` event is written, so no
+   * outbox row, relay or bus hop follows. Default false: the event tells the task.
+   */
+  readonly quiet?: boolean;
+}
+
 export interface HoldsPort {
   /**
    * Holds `amount` from the account's live funds (model grants for this model first, then promotional
@@ -50,10 +60,13 @@ export interface HoldsPort {
   check(command: FundsCheck): Promise<void>;
   /** The task exists: the hold is kept until settle or release. No-op unless `reserved`. */
   confirm(holdId: string): Promise<HoldView | null>;
-  /** Charges `min(charge, amount)` and returns the rest to the funds it came from. No-op once final. */
-  settle(holdId: string, charge: string): Promise<HoldView | null>;
-  /** Returns everything held. No-op once final. */
-  release(holdId: string): Promise<HoldView | null>;
+  /**
+   * Charges `min(charge, amount)` and returns the rest to the funds it came from. No-op once final: the view
+   * then says how the hold ended before.
+   */
+  settle(holdId: string, charge: string, options?: FinishHoldOptions): Promise<HoldView | null>;
+  /** Returns everything held. No-op once final (see `settle`). */
+  release(holdId: string, options?: FinishHoldOptions): Promise<HoldView | null>;
 }
 export const HOLDS_PORT = Symbol('HoldsPort');
 

@@ -264,6 +264,12 @@ describe.each([
     await expect(holds.confirm('job_1')).resolves.toEqual({ ...HOLD, status: 'confirmed' });
     await expect(holds.confirm('job_2')).resolves.toBeNull();
     await expect(holds.release('job_1')).resolves.toBeNull();
+    // A quiet finish (the tasks domain records the outcome itself) carries its options along.
+    await expect(holds.release('job_1', { quiet: true })).resolves.toBeNull();
+    expect(h.wire.sent.at(-1)).toMatchObject({
+      pattern: 'holds.release',
+      payload: ['job_1', { quiet: true }],
+    });
     const refused = await holds.reserve({ ...command, amount: '1000' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(DomainError);
     expect(refused).toMatchObject({

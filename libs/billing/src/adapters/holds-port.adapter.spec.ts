@@ -372,6 +372,36 @@ describe.each(DATABASE_KINDS)('holds on %s', (kind) => {
     });
   });
 
+  it('a quiet settle or release moves the money alike and writes no event; its view says how the hold ended', async () => {
+    const { id: wallet } = await f.credit(account, '10');
+    await f.holds.reserve(command('a', '2'));
+    await f.holds.reserve(command('b', '2'));
+    await f.holds.reserve(command('c', '2'));
+    expect(await f.holds.settle(job('a'), '1.25', { quiet: true })).toMatchObject({
+      status: 'settled',
+      charged: '1.25',
+    });
+    expect(await f.holds.release(job('b'), { quiet: true })).toMatchObject({
+      status: 'released',
+      charged: '0',
+    });
+    // Final already: the view of how it ended, whatever is asked now, and nothing moves.
+    expect(await f.holds.release(job('a'), { quiet: true })).toMatchObject({
+      status: 'settled',
+      charged: '1.25',
+    });
+    expect(await f.holds.settle(job('b'), '1', { quiet: true })).toMatchObject({
+      status: 'released',
+      charged: '0',
+    });
+    // Quiet ones that arrive together share a statement with a loud one, which alone gets its event.
+    await Promise.all([f.holds.settle(job('c'), '0.5'), f.holds.settle(job('a'), '2', { quiet: true })]);
+    expect(await remainingOf(f.database, wallet)).toBe(String(10_000_000_000n - 1_750_000_000n));
+    expect(await outboxOf(f.database, job('a'))).toEqual([]);
+    expect(await outboxOf(f.database, job('b'))).toEqual([]);
+    expect((await outboxOf(f.database, job('c'))).map((row) => row.topic)).toEqual(['billing.holds']);
+  });
+
   it('refuses malformed amounts before touching anything', async () => {
     for (const amount of ['0', '-1', '1e3', '1000000000', '']) {
       await expect(f.holds.reserve(command('a', amount))).rejects.toMatchObject({

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { FundsCheck, HoldView, HoldsPort, ReserveHoldCommand } from '@gen/contracts';
+import type { FinishHoldOptions, FundsCheck, HoldView, HoldsPort, ReserveHoldCommand } from '@gen/contracts';
 import { CheckFundsUseCase } from '../use-cases/check-funds.use-case';
 import { ConfirmHoldUseCase } from '../use-cases/confirm-hold.use-case';
 import { ReleaseHoldUseCase } from '../use-cases/release-hold.use-case';
@@ -29,11 +29,11 @@ export class HoldsPortAdapter implements HoldsPort {
     return this.confirmHold.execute(holdId);
   }
 
-  settle(holdId: string, charge: string): Promise<HoldView | null> {
-    return this.settleHold.execute(holdId, charge);
+  settle(holdId: string, charge: string, options: FinishHoldOptions = {}): Promise<HoldView | null> {
+    return this.settleHold.execute(holdId, charge, undefined, options.quiet === true);
   }
 
-  async release(holdId: string): Promise<HoldView | null> {
-    return (await this.releaseHold.execute(holdId))?.view ?? null;
+  async release(holdId: string, options: FinishHoldOptions = {}): Promise<HoldView | null> {
+    return (await this.releaseHold.execute(holdId, { quiet: options.quiet === true }))?.view ?? null;
   }
 }

@@ -106,7 +106,7 @@ export class HoldsRepository {
 
   /** Settlements likewise: they lock the same rows as reserves (see `reserves`). */
   private readonly finishes = new GroupCommit<
-    { readonly row: FinishRow; readonly event: FinalEventMeta },
+    { readonly row: FinishRow; readonly event: FinalEventMeta | null },
     FinishedHold | null
   >({
     many: (inputs) => this.finishMany(inputs),
@@ -250,21 +250,23 @@ export class HoldsRepository {
    * Settles or releases a hold (billing.finish_hold) and, when that changed it, writes its `hold.settled` /
    * `hold.released` event (an EventEnvelope<HoldFinalPayload>, version 1, keyed by the hold id) to billing's outbox: one statement, so one
    * transaction and one round trip, and no row lock held while the client is away. Null for an unknown hold.
+   * With `event` null no event is written (a quiet finish: the caller records the outcome itself).
    *
    * The one producer that does not build its events with `newEvent`: the payload (the charge the database
    * function applied) only exists inside the statement. Its type, version and payload shape are pinned to the
    * event map by a test that checks every event it writes (`task-lifecycle.consumer.spec.ts`, `checkEvent`),
    * and consumers check them again like any event.
    */
-  finish(row: FinishRow, event: FinalEventMeta): Promise<FinishedHold | null> {
+  finish(row: FinishRow, event: FinalEventMeta | null): Promise<FinishedHold | null> {
+    if (event === null) return this.finishes.run({ row, event });
     // Taken now, in the caller's context: a group of finishes runs in its first caller's.
     const traceparent = event.traceparent ?? activeTraceparent();
     return this.finishes.run({ row, event: traceparent ? { ...event, traceparent } : event });
   }
 
-  /** Several settlements or releases in one statement, each with its event (see `finishOne`). */
+  /** Several settlements or releases in one statement, each with its event if it has one (see `finishOne`). */
   private async finishMany(
-    inputs: readonly { readonly row: FinishRow; readonly event: FinalEventMeta }[],
+    inputs: readonly { readonly row: FinishRow; readonly event: FinalEventMeta | null }[],
   ): Promise<(FinishedHold | null)[]> {
     const results = await this.database.query<
       HoldSqlRow & { hold_id: string; hold_account_id: string; applied: boolean }
@@ -294,7 +296,7 @@ export class HoldsRepository {
          )`,
            '"f"."traceparent"',
          )}
-         FROM "f" WHERE "f"."applied" ORDER BY "f"."n"
+         FROM "f" WHERE "f"."applied" AND "f"."event_id" IS NOT NULL ORDER BY "f"."n"
        )
        SELECT "id" AS "hold_id", "hold_status", "hold_amount_e9"::text AS "hold_amount_e9",
               "hold_charged_e9"::text AS "hold_charged_e9", "hold_account_id", "applied"
@@ -305,17 +307,18 @@ export class HoldsRepository {
         inputs.map(({ row }) => row.staleOnly),
         inputs.map(({ row }) => row.now.toISOString()),
         inputs.map(({ row }) => row.ledgerId),
-        inputs.map(({ event }) => event.id),
-        inputs.map(({ event }) => event.occurredAt.toISOString()),
-        inputs.map(({ row, event }) => event.cause?.correlationId ?? row.holdId),
-        inputs.map(({ row, event }) => event.cause?.causationId ?? row.holdId),
+        inputs.map(({ event }) => event?.id ?? null),
+        inputs.map(({ event }) => event?.occurredAt.toISOString() ?? null),
+        inputs.map(({ row, event }) => event?.cause?.correlationId ?? row.holdId),
+        inputs.map(({ row, event }) => event?.cause?.causationId ?? row.holdId),
         eventTopic(HoldEventType.settled),
         HoldEventType.settled,
         HoldEventType.released,
-        inputs.map(({ event }) => event.traceparent ?? null),
+        inputs.map(({ event }) => event?.traceparent ?? null),
       ],
     );
-    if (results.some((r) => r.applied)) this.outboxSignal.notify();
+    const announced = new Set(inputs.filter(({ event }) => event !== null).map(({ row }) => row.holdId));
+    if (results.some((r) => r.applied && announced.has(r.hold_id))) this.outboxSignal.notify();
     const byId = new Map(results.map((r) => [r.hold_id, r]));
     return inputs.map(({ row }) => {
       const result = byId.get(row.holdId);
@@ -332,7 +335,7 @@ export class HoldsRepository {
     });
   }
 
-  private async finishOne(row: FinishRow, event: FinalEventMeta): Promise<FinishedHold | null> {
+  private async finishOne(row: FinishRow, event: FinalEventMeta | null): Promise<FinishedHold | null> {
     const [result] = await this.database.query<HoldSqlRow & { hold_account_id: string; applied: boolean }>(
       `WITH "f" AS (
          SELECT * FROM "billing"."finish_hold"($1, $2::bigint, $3, $4::timestamptz, $5)
@@ -355,7 +358,7 @@ export class HoldsRepository {
          )`,
            '$13::text',
          )}
-         FROM "f" WHERE "f"."applied"
+         FROM "f" WHERE "f"."applied" AND $6::text IS NOT NULL
        )
        SELECT "hold_status", "hold_amount_e9"::text AS "hold_amount_e9",
               "hold_charged_e9"::text AS "hold_charged_e9", "hold_account_id", "applied"
@@ -366,18 +369,18 @@ export class HoldsRepository {
         row.staleOnly,
         row.now.toISOString(),
         row.ledgerId,
-        event.id,
+        event?.id ?? null,
         eventTopic(HoldEventType.settled),
         HoldEventType.settled,
         HoldEventType.released,
-        event.occurredAt.toISOString(),
-        event.cause?.correlationId ?? row.holdId,
-        event.cause?.causationId ?? row.holdId,
-        event.traceparent ?? null,
+        event?.occurredAt.toISOString() ?? null,
+        event?.cause?.correlationId ?? row.holdId,
+        event?.cause?.causationId ?? row.holdId,
+        event?.traceparent ?? null,
       ],
     );
     if (!result) return null;
-    if (result.applied) this.outboxSignal.notify();
+    if (result.applied && event !== null) this.outboxSignal.notify();
     return {
       holdId: row.holdId,
       status: result.hold_status,

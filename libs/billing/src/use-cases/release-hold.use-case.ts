@@ -8,6 +8,8 @@ export interface ReleaseOptions {
   readonly cause?: EventCause;
   /** Only a `reserved` hold whose expiry has passed (the sweeper): a confirmed hold is kept. */
   readonly staleOnly?: boolean;
+  /** No `hold.released` event: the caller records the outcome itself (FinishHoldOptions). */
+  readonly quiet?: boolean;
 }
 
 /** Returns everything held to its sources and publishes `hold.released` through the outbox. No-op once final. */
@@ -31,7 +33,7 @@ export class ReleaseHoldUseCase {
         now,
         ledgerId: newId(IdPrefix.ledgerEntry),
       },
-      { id: newId(IdPrefix.event), occurredAt: now, cause: options.cause },
+      options.quiet === true ? null : { id: newId(IdPrefix.event), occurredAt: now, cause: options.cause },
     );
     return hold ? { view: toHoldView(hold), released: hold.applied } : null;
   }

@@ -7,8 +7,8 @@ import { HoldsRepository } from '../persistence/holds.repository';
 
 /**
  * Charges `min(charge, amount)` (from the allocations in the order they were taken), returns the rest to
- * the sources it came from and off the key's daily spend, and publishes `hold.settled` through the outbox.
- * A `reserved` hold may be settled too. No-op once final.
+ * the sources it came from and off the key's daily spend, and publishes `hold.settled` through the outbox
+ * (unless `quiet`: its caller records the outcome itself). A `reserved` hold may be settled too. No-op once final.
  */
 @Injectable()
 export class SettleHoldUseCase {
@@ -17,12 +17,12 @@ export class SettleHoldUseCase {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute(holdId: string, charge: string, cause?: EventCause): Promise<HoldView | null> {
+  async execute(holdId: string, charge: string, cause?: EventCause, quiet = false): Promise<HoldView | null> {
     const chargeE9 = parseCharge(charge);
     const now = this.clock.now();
     const hold = await this.holds.finish(
       { holdId, chargeE9, staleOnly: false, now, ledgerId: newId(IdPrefix.ledgerEntry) },
-      { id: newId(IdPrefix.event), occurredAt: now, cause },
+      quiet ? null : { id: newId(IdPrefix.event), occurredAt: now, cause },
     );
     return hold ? toHoldView(hold) : null;
   }

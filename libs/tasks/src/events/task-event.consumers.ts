@@ -47,13 +47,9 @@ export class TaskEventConsumers {
     ];
   }
 
-  /**
-   * Stops consuming, then waits for the direct settlements of the last reports while billing still answers (a
-   * lapsed lease would otherwise leave them to the sweeper after the next start).
-   */
+  /** Stops consuming (a report being applied, its settlement included, is waited for by the bus). */
   async stop(): Promise<void> {
     await Promise.all(this.subscriptions.map((s) => s.stop()));
     this.subscriptions = [];
-    await this.execution.settled();
   }
 }

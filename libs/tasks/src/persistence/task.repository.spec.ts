@@ -3,7 +3,7 @@ import { TaskEventType } from '@gen/contracts';
 import { migrate, type Database } from '@gen/persistence';
 import { DATABASE_KINDS, openTestDatabase, type TestDatabase } from '@gen/testing';
 import type { TaskRow } from './task-row';
-import { TaskRepository, type TransitionedTask } from './task.repository';
+import { TaskRepository } from './task.repository';
 import { TASKS_SCHEMA, type TasksMigrations } from './tasks-schema';
 
 const T0 = new Date('2026-11-24T10:00:00.000Z');
@@ -271,50 +271,46 @@ describe.each(DATABASE_KINDS)(
       expect(kept).toEqual([ids[2]]);
     });
 
-    it('writes no events for a quiet end of a streamed task, and ends its lease only with its settlement', async () => {
+    it('ends a task settled (cost, flag and stream lease in its transition), and tells who is streamed', async () => {
       const ids = ['sq_quiet', 'sq_loud', 'sq_runner', 'sq_running'].map((id) => `${id}_${kind}`);
       const [quiet, loud, runner, running] = ids as [string, string, string, string];
       for (const id of [quiet, loud, running])
         await tasks.insert(queued(id), [], { owner: 'proc_a', leaseMs: 10_000 });
-      // Run by the runner: no stream lease, so `quiet` writes its events all the same (billing needs them).
       await tasks.insert(queued(runner), []);
+      expect(
+        (await Promise.all(ids.map((id) => tasks.findForReport(id)))).map((r) => [r?.task.id, r?.streamed]),
+      ).toEqual([
+        [quiet, true],
+        [loud, true],
+        [runner, false],
+        [running, true],
+      ]);
+      expect(await tasks.findForReport(`sq_none_${kind}`)).toBeNull();
       await rows(`DELETE FROM "tasks"."outbox"`);
       const statements = jest.spyOn(database, 'query');
-      let moved: (TransitionedTask | null)[];
+      let moved: (TaskRow | null)[];
       try {
         moved = await Promise.all([
-          tasks.transition(
-            quiet,
-            ['queued'],
-            { state: 'succeeded', completedAt: T0, costE9: 1n },
-            [failedEvent(quiet)],
-            {
-              quiet: true,
-            },
-          ),
+          tasks.transition(quiet, ['queued'], { state: 'succeeded', completedAt: T0, costE9: 3n }, null, {
+            settled: true,
+          }),
           tasks.transition(loud, ['queued'], { state: 'failed', completedAt: T0, costE9: 0n }, [
             failedEvent(loud),
           ]),
-          tasks.transition(
-            runner,
-            ['queued'],
-            { state: 'failed', completedAt: T0, costE9: 0n },
-            [failedEvent(runner)],
-            {
-              quiet: true,
-            },
-          ),
-          tasks.transition(running, ['queued'], { state: 'running', startedAt: T0 }, null, { quiet: true }),
+          tasks.transition(runner, ['queued'], { state: 'failed', completedAt: T0, costE9: 0n }, [
+            failedEvent(runner),
+          ]),
+          tasks.transition(running, ['queued'], { state: 'running', startedAt: T0 }, null),
         ]);
         expect(statements.mock.calls.length).toBeLessThanOrEqual(2);
       } finally {
         statements.mockRestore();
       }
-      expect(moved.map((t) => [t?.id, t?.state, t?.streamed, t?.announced])).toEqual([
-        [quiet, 'succeeded', true, false],
-        [loud, 'failed', true, true],
-        [runner, 'failed', false, true],
-        [running, 'running', true, false],
+      expect(moved.map((t) => [t?.id, t?.state, t?.settled, t?.costE9])).toEqual([
+        [quiet, 'succeeded', true, 3n],
+        [loud, 'failed', false, 0n],
+        [runner, 'failed', false, 0n],
+        [running, 'running', false, null],
       ]);
       const keys = (await rows(`SELECT "key" FROM "tasks"."outbox" ORDER BY "seq"`)).map((r) => r['key']);
       expect(keys.sort()).toEqual([loud, runner].sort());
@@ -322,9 +318,10 @@ describe.each(DATABASE_KINDS)(
         (
           await rows(`SELECT "task_id" FROM "tasks"."stream_leases" WHERE "task_id" = ANY($1::text[])`, [ids])
         ).map((r) => r['task_id'] as string);
-      // An ended task keeps its lease until it is settled: the lease is what a sweeper settles it by.
-      expect((await leased()).sort()).toEqual([quiet, loud, running].sort());
-      expect(await tasks.markSettled(quiet, 1n)).toBe(true);
+      // The settled end took its lease with it; an ended task otherwise keeps its lease until it is settled:
+      // the lease is what a sweeper settles it by.
+      expect((await leased()).sort()).toEqual([loud, running].sort());
+      expect(await tasks.markSettled(quiet, 3n)).toBe(false);
       expect(await tasks.markSettled(loud, 0n)).toBe(true);
       expect(await leased()).toEqual([running]);
     });

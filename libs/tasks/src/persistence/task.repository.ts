@@ -64,7 +64,7 @@ interface TaskTransition {
   readonly change: TaskChange;
   readonly outbox: OutboxEvents;
   readonly forget: boolean;
-  readonly quiet: boolean;
+  readonly settled: boolean;
 }
 
 /** A stream lease a sweeper claimed, with what it must know of its task (null fields: the task is gone). */
@@ -76,12 +76,11 @@ export interface LapsedStreamLease {
   readonly costE9: bigint | null;
 }
 
-/** A task as a transition left it. */
-export interface TransitionedTask extends TaskRow {
-  /** It has a stream lease: a text task streamed to a client, settled directly (see `transition`). */
+/** A task as the final report of its run finds it. */
+export interface ReportedTask {
+  readonly task: TaskRow;
+  /** It has a stream lease: a text task streamed to a client (see `ApplyExecutionUseCase`). */
   readonly streamed: boolean;
-  /** The transition's events were written (always, unless `quiet` and streamed). */
-  readonly announced: boolean;
 }
 
 /** The SQL type of each value of `taskValues`, in TASK_COLUMNS order (json travels as text). */
@@ -175,6 +174,25 @@ export class TaskRepository {
     },
   });
 
+  /** Reads of a task with its stream lease's presence, for the final reports of runs (see `reads`). */
+  private readonly reportReads = new GroupCommit<string, ReportedTask | null>({
+    many: async (ids) => {
+      const rows = await this.db.query(
+        `SELECT ${TASK_COLUMNS.replace(/"([a-z_0-9]+)"/g, 't."$1"')},
+                EXISTS (SELECT 1 FROM "tasks"."stream_leases" l WHERE l."task_id" = t."id") AS "streamed"
+         FROM "tasks"."tasks" t WHERE t."id" = ANY($1::text[])`,
+        [ids],
+      );
+      const byId = new Map(
+        rows.map((row): [string, ReportedTask] => {
+          const task = taskRowOf(row);
+          return [task.id, { task, streamed: row['streamed'] === true }];
+        }),
+      );
+      return ids.map((id) => byId.get(id) ?? null);
+    },
+  });
+
   /** Settlements recorded together share one statement (see `reads`). */
   private readonly settlements = new GroupCommit<{ taskId: string; costE9: bigint }, boolean>({
     many: async (items) => {
@@ -203,7 +221,7 @@ export class TaskRepository {
   });
 
   /** Transitions that arrive together share one statement (see `transition`). */
-  private readonly transitions = new GroupCommit<TaskTransition, TransitionedTask | null>({
+  private readonly transitions = new GroupCommit<TaskTransition, TaskRow | null>({
     many: (transitions) => this.transitionMany(transitions),
     keyOf: (transition) => transition.taskId,
   });
@@ -419,17 +437,19 @@ export class TaskRepository {
    * was stale. Transitions of several tasks that arrive together share one statement (one commit); two of one
    * task never do.
    *
-   * `quiet`: a task streamed to a client (it has a stream lease) gets no events, as nothing would read them;
-   * its caller settles it directly. Its stream lease stays until the task is settled (`markSettled` deletes
-   * it): a lease that lapses on an ended, unsettled task is the sweeper's cue to settle it (InterruptStreams).
+   * `settled`: the caller finished the task's hold beforehand (a streamed text task whose terminal event
+   * nothing would read: ApplyExecutionUseCase), so the task ends settled, at the change's cost, and its stream
+   * lease is deleted, all in this statement. Otherwise a stream lease stays until the task is settled
+   * (`markSettled` deletes it): a lease that lapses on an ended, unsettled task is the sweeper's cue to settle it
+   * (InterruptStreams).
    */
   async transition(
     taskId: string,
     from: readonly TaskState[],
     change: TaskChange,
     outbox: OutboxEvents | null,
-    options: { forgetIdempotencyKey?: boolean; quiet?: boolean } = {},
-  ): Promise<TransitionedTask | null> {
+    options: { forgetIdempotencyKey?: boolean; settled?: boolean } = {},
+  ): Promise<TaskRow | null> {
     const events = outbox ?? [];
     const done = await this.transitions.run({
       taskId,
@@ -437,17 +457,22 @@ export class TaskRepository {
       change,
       outbox: events,
       forget: options.forgetIdempotencyKey === true,
-      quiet: options.quiet === true,
+      settled: options.settled === true,
     });
-    if (done?.announced && events.length > 0) this.outboxSignal.notify();
+    if (done && events.length > 0) this.outboxSignal.notify();
     return done;
+  }
+
+  /** The task with whether it is streamed (has a stream lease); reads that arrive together share a statement. */
+  findForReport(taskId: string): Promise<ReportedTask | null> {
+    return this.reportReads.run(taskId);
   }
 
   /**
    * Several transitions (of distinct tasks) in one statement: each row is updated only from its own states;
    * an event is written only with its task's change, the events in their order.
    */
-  private async transitionMany(transitions: readonly TaskTransition[]): Promise<(TransitionedTask | null)[]> {
+  private async transitionMany(transitions: readonly TaskTransition[]): Promise<(TaskRow | null)[]> {
     const changes = transitions.map((t) => changeValues(t.change));
     const column = (i: number): unknown[] => changes.map((values) => values[i]);
     const events = transitions.flatMap((t) => t.outbox.map(() => t.taskId));
@@ -461,45 +486,43 @@ export class TaskRepository {
            "assets" = COALESCE(c."to_assets"::json, t."assets"),
            "usage" = COALESCE(c."to_usage"::json, t."usage"),
            "cost_e9" = COALESCE(c."to_cost_e9", t."cost_e9"),
-           "text_output" = COALESCE(c."to_text_output"::json, t."text_output")
+           "text_output" = COALESCE(c."to_text_output"::json, t."text_output"),
+           "settled" = t."settled" OR c."to_settled"
          FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::text[],
                      $7::text[], $8::text[], $9::bigint[], $10::text[], $11::boolean[], $12::boolean[])
            AS c("to_id", "from_states", "to_state", "to_started_at", "to_completed_at", "to_error_code",
-                "to_assets", "to_usage", "to_cost_e9", "to_text_output", "to_forget", "to_quiet")
+                "to_assets", "to_usage", "to_cost_e9", "to_text_output", "to_forget", "to_settled")
          WHERE t."id" = c."to_id" AND t."state" = ANY(string_to_array(c."from_states", ','))
-         RETURNING ${TASK_COLUMNS.replace(/"([a-z_0-9]+)"/g, 't."$1"')}, c."to_forget",
-           EXISTS (SELECT 1 FROM "tasks"."stream_leases" l WHERE l."task_id" = t."id") AS "streamed",
-           c."to_quiet"
+         RETURNING ${TASK_COLUMNS.replace(/"([a-z_0-9]+)"/g, 't."$1"')}, c."to_forget", c."to_settled"
        ), "events" AS (
          INSERT INTO "tasks"."outbox" ("id", "topic", "key", "envelope")
          SELECT e."id", e."topic", e."key", e."envelope"::json
          FROM unnest($13::text[], $14::text[], $15::text[], $16::text[], $17::text[]) WITH ORDINALITY
            AS e("task_id", "id", "topic", "key", "envelope", "n")
-         WHERE EXISTS (
-           SELECT 1 FROM "task" WHERE "task"."id" = e."task_id" AND NOT ("task"."to_quiet" AND "task"."streamed")
-         )
+         WHERE EXISTS (SELECT 1 FROM "task" WHERE "task"."id" = e."task_id")
          ORDER BY e."n"
        ), "forget" AS (
          DELETE FROM "tasks"."idempotency_records" r USING "task"
          WHERE "task"."to_forget" AND r."account_id" = "task"."account_id" AND r."scope" = 'create'
            AND r."task_id" = "task"."id"
+       ), "unleased" AS (
+         DELETE FROM "tasks"."stream_leases" l USING "task" WHERE "task"."to_settled" AND l."task_id" = "task"."id"
        )
-       SELECT ${TASK_COLUMNS}, "streamed", "to_quiet" FROM "task"`,
+       SELECT ${TASK_COLUMNS} FROM "task"`,
       [
         transitions.map((t) => t.taskId),
         transitions.map((t) => t.from.join(',')),
         ...Array.from({ length: 8 }, (_, i) => column(i)),
         transitions.map((t) => t.forget),
-        transitions.map((t) => t.quiet),
+        transitions.map((t) => t.settled),
         events,
         ...outboxParams(transitions.flatMap((t) => t.outbox)),
       ],
     );
     const byId = new Map(
-      rows.map((row): [string, TransitionedTask] => {
-        const streamed = row['streamed'] === true;
+      rows.map((row): [string, TaskRow] => {
         const task = taskRowOf(row);
-        return [task.id, { ...task, streamed, announced: !(streamed && row['to_quiet'] === true) }];
+        return [task.id, task];
       }),
     );
     return transitions.map((t) => byId.get(t.taskId) ?? null);

@@ -40,10 +40,10 @@ const task = (over: Partial<TaskRow> = {}): TaskRow => ({
 function fixture(row: TaskRow, chargeFor: CatalogPort['chargeFor']) {
   const transitions: { change: TaskChange; outbox: OutboxEvents | null }[] = [];
   const repository = {
-    findById: async () => row,
+    findForReport: async () => ({ task: row, streamed: false }),
     transition: async (_id: string, _from: unknown, change: TaskChange, outbox: OutboxEvents | null) => {
       transitions.push({ change, outbox });
-      return { ...row, ...change, streamed: false, announced: true } as TaskRow;
+      return { ...row, ...change } as TaskRow;
     },
   } as unknown as TaskRepository;
   const catalog = { chargeFor } as unknown as CatalogPort;

@@ -19,7 +19,7 @@ import { newEvent } from '@gen/messaging';
 import { IN_FLIGHT_STATES, isTerminal } from '../domain/task-state';
 import type { TaskRow } from '../persistence/task-row';
 import { taskSnapshotOf } from '../mappers/task-record';
-import type { OutboxEvents, TransitionedTask } from '../persistence/task.repository';
+import type { OutboxEvents, TaskChange } from '../persistence/task.repository';
 import { TaskRepository } from '../persistence/task.repository';
 import { settleTask } from './settle-task';
 
@@ -29,16 +29,18 @@ export const SERVICE_INTERRUPTED = 'service_interrupted';
 /**
  * Applies what the runner reports (topic task.execution) to the task, once: a transition happens only from
  * an in-flight state, so a terminal task ignores later news and a redelivered event changes nothing.
- * A terminal transition writes its task.* event in the same transaction; billing settles from it. A text task
- * streamed to a client whose terminal event nothing would read (no `callBackUrl`; TASK_EVENT_LISTENERS says no
- * endpoint of its account listens) gets no event: it is settled here, directly, right after the transition
- * (not awaited by the report; `settled()` waits for those in flight). Its stream lease, kept until the task is
- * settled, is the durable trace: if this process dies in between, the lease lapses and the sweeper settles it.
+ * A terminal transition writes its task.* event in the same transaction; billing settles from it.
+ *
+ * A text task streamed to a client whose terminal event nothing would read (no `callBackUrl`;
+ * TASK_EVENT_LISTENERS says no endpoint of its account listens) ends quietly, settled first: its hold is
+ * finished with no event (`settle` / `release`, `quiet`), then the task ends, settled at the charge billing
+ * applied, its stream lease deleted, in one statement. Two writes per answer's end, and the report (which the
+ * answer's last event waits for) resolves with the settlement durable. Should this process die between the two,
+ * the lease lapses and the sweeper's failure report ends the task at the charge billing kept (billing finishes a
+ * hold once, and the view it returns says how).
  */
 @Injectable()
 export class ApplyExecutionUseCase {
-  private readonly settling = new Set<Promise<void>>();
-
   constructor(
     private readonly tasks: TaskRepository,
     @Inject(CATALOG_PORT) private readonly catalog: CatalogPort,
@@ -48,11 +50,6 @@ export class ApplyExecutionUseCase {
     private readonly listeners: TaskEventListenersPort | null = null,
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null = null,
   ) {}
-
-  /** Resolves once the direct settlements begun so far are through (or failed: the sweeper retries them). */
-  async settled(): Promise<void> {
-    while (this.settling.size > 0) await Promise.all([...this.settling]);
-  }
 
   /** Returns the task as the transition left it, or null when the event changed nothing. */
   async apply(event: TypedEvent<ExecutionEventName>): Promise<TaskRow | null> {
@@ -68,9 +65,10 @@ export class ApplyExecutionUseCase {
       }
       case ExecutionEventType.succeeded: {
         const { payload } = event;
-        const task = await this.tasks.findById(payload.taskId);
+        const found = await this.tasks.findForReport(payload.taskId);
         // A terminal task ignores later news (an expired task's late result).
-        if (!task || isTerminal(task.state)) return null;
+        if (!found || isTerminal(found.task.state)) return null;
+        const { task } = found;
         // Spec: if no file was stored, cost is 0. A text task's output is its answer. Never above the hold.
         const delivered =
           payload.text !== undefined || payload.assets.some((a) => a.status !== 'unavailable');
@@ -85,20 +83,20 @@ export class ApplyExecutionUseCase {
           ...(payload.text !== undefined ? { textOutput: payload.text } : {}),
           costE9: charge,
         } as const;
-        return this.settleUnannounced(
-          await this.tasks.transition(
-            task.id,
-            IN_FLIGHT_STATES,
-            change,
-            terminalEvents({ ...task, ...change }, event.id, formatUsd(charge)),
-            { quiet: await this.unheard(task, TaskEventType.succeeded) },
-          ),
+        if (found.streamed && (await this.unheard(task, TaskEventType.succeeded)))
+          return this.endSettled(task, change, false);
+        return this.tasks.transition(
+          task.id,
+          IN_FLIGHT_STATES,
+          change,
+          terminalEvents({ ...task, ...change }, event.id, formatUsd(charge)),
         );
       }
       case ExecutionEventType.failed: {
         const { payload } = event;
-        const task = await this.tasks.findById(payload.taskId);
-        if (!task || isTerminal(task.state)) return null;
+        const found = await this.tasks.findForReport(payload.taskId);
+        if (!found || isTerminal(found.task.state)) return null;
+        const { task } = found;
         const change = {
           state: 'failed',
           ...(payload.startedAt !== undefined ? { startedAt: new Date(payload.startedAt) } : {}),
@@ -106,18 +104,16 @@ export class ApplyExecutionUseCase {
           errorCode: payload.errorCode,
           costE9: 0n,
         } as const;
-        return this.settleUnannounced(
-          await this.tasks.transition(
-            task.id,
-            IN_FLIGHT_STATES,
-            change,
-            terminalEvents({ ...task, ...change }, event.id, '0'),
-            {
-              // An answer the service lost (its process stopped): the client may send it again under its key.
-              forgetIdempotencyKey: payload.errorCode === SERVICE_INTERRUPTED,
-              quiet: await this.unheard(task, TaskEventType.failed),
-            },
-          ),
+        // An answer the service lost (its process stopped): the client may send it again under its key.
+        const forget = payload.errorCode === SERVICE_INTERRUPTED;
+        if (found.streamed && (await this.unheard(task, TaskEventType.failed)))
+          return this.endSettled(task, change, forget);
+        return this.tasks.transition(
+          task.id,
+          IN_FLIGHT_STATES,
+          change,
+          terminalEvents({ ...task, ...change }, event.id, '0'),
+          { forgetIdempotencyKey: forget },
         );
       }
     }
@@ -133,24 +129,30 @@ export class ApplyExecutionUseCase {
     }
   }
 
-  /** Settles a task whose terminal event was not written (billing would have settled from it). */
-  private settleUnannounced(task: TransitionedTask | null): TaskRow | null {
-    if (!task || task.announced) return task;
-    const settling = settleTask(this.holds, task).then(
-      (hold) =>
-        this.logger?.info(
-          { taskId: task.id, request_id: task.requestId, charge: hold?.charged },
-          `hold ${hold?.status ?? 'not found'} directly`,
-        ),
-      (error: unknown) =>
-        this.logger?.warn(
-          { taskId: task.id, request_id: task.requestId, err: error },
-          'direct settlement failed: the stream lease sweeper settles the task once its lease lapses',
-        ),
+  /**
+   * The quiet end of a streamed task (see the class): the hold finished first, with no event, then the task
+   * ended settled at billing's charge (a hold finished before, by a report that lost the race to the
+   * transition or by a process that died after finishing it, keeps its charge: the task records that one).
+   */
+  private async endSettled(
+    task: TaskRow,
+    change: TaskChange & { readonly state: 'succeeded' | 'failed'; readonly costE9: bigint },
+    forget: boolean,
+  ): Promise<TaskRow | null> {
+    const hold = await settleTask(this.holds, { id: task.id, ...change }, { quiet: true });
+    const final = hold?.status === 'settled' || hold?.status === 'released';
+    const cost = final ? (parseUsd(hold.charged ?? '0') ?? 0n) : change.costE9;
+    const ended = await this.tasks.transition(task.id, IN_FLIGHT_STATES, { ...change, costE9: cost }, null, {
+      forgetIdempotencyKey: forget,
+      settled: final,
+    });
+    this.logger?.info(
+      { taskId: task.id, request_id: task.requestId, charge: hold?.charged },
+      `hold ${hold?.status ?? 'not found'} directly`,
     );
-    this.settling.add(settling);
-    void settling.finally(() => this.settling.delete(settling));
-    return task;
+    // Ended meanwhile by another way (its deadline): the hold's final word is recorded on it all the same.
+    if (!ended && final) await this.tasks.markSettled(task.id, cost);
+    return ended;
   }
 
   /**

@@ -3,6 +3,7 @@ import {
   TaskEventType,
   type CatalogPort,
   type EventEnvelope,
+  type FinishHoldOptions,
   type HoldsPort,
   type TaskEventListenersPort,
   type TypedEvent,
@@ -78,14 +79,25 @@ describe.each(DATABASE_KINDS)('stream leases on %s: a text task whose streaming 
   const clock = { now: () => new Date(now) };
   /** Billing's holds, as the tasks domain calls them directly: each call recorded. */
   const billed: [string, string][] = [];
+  /** Holds billing finished before this test's calls (a process that died after finishing them): their view. */
+  const finishedBefore = new Map<string, { status: 'settled' | 'released'; charged: string }>();
+  const quietly = (options?: FinishHoldOptions): string => (options?.quiet ? ' quiet' : '');
   const holds = {
-    settle: async (holdId: string, charge: string) => {
-      billed.push([holdId, `settle ${charge}`]);
-      return { holdId, status: 'settled', amount: '0.004', charged: charge };
+    settle: async (holdId: string, charge: string, options?: FinishHoldOptions) => {
+      billed.push([holdId, `settle ${charge}${quietly(options)}`]);
+      return {
+        holdId,
+        amount: '0.004',
+        ...(finishedBefore.get(holdId) ?? { status: 'settled', charged: charge }),
+      };
     },
-    release: async (holdId: string) => {
-      billed.push([holdId, 'release']);
-      return { holdId, status: 'released', amount: '0.004', charged: '0' };
+    release: async (holdId: string, options?: FinishHoldOptions) => {
+      billed.push([holdId, `release${quietly(options)}`]);
+      return {
+        holdId,
+        amount: '0.004',
+        ...(finishedBefore.get(holdId) ?? { status: 'released', charged: '0' }),
+      };
     },
   } as unknown as HoldsPort;
   const leased = async (ids: string[]) =>
@@ -242,19 +254,50 @@ describe.each(DATABASE_KINDS)('stream leases on %s: a text task whose streaming 
       },
     });
     for (const id of [quiet, heardTask, callback, queued]) await apply.apply(succeeded(id));
-    await apply.settled();
-    // Only the streamed task nobody listens to: no event, settled directly by its cost; its lease stays until
-    // billing's record comes.
+    // Only the streamed task nobody listens to: no event, its hold settled first by its cost (quietly: no
+    // billing event either), and the task ended settled with its lease gone, before the report resolved.
     expect(await terminal(quiet)).toEqual([]);
-    expect(billed).toEqual([[quiet, 'settle 0.003']]);
+    expect(billed).toEqual([[quiet, 'settle 0.003 quiet']]);
+    expect(await tasks.findById(quiet)).toMatchObject({
+      state: 'succeeded',
+      costE9: 3_000_000n,
+      settled: true,
+    });
     for (const id of [heardTask, callback, queued])
       expect([id, (await terminal(id)).map((e) => e.type)]).toEqual([id, [TaskEventType.succeeded]]);
-    expect(await leased([quiet, heardTask, callback])).toEqual([callback, heardTask, quiet].sort());
-    for (const id of [quiet, heardTask, callback])
+    expect(await leased([quiet, heardTask, callback])).toEqual([callback, heardTask].sort());
+    for (const id of [heardTask, callback])
       expect(await tasks.findById(id)).toMatchObject({
         state: 'succeeded',
         costE9: 3_000_000n,
         settled: false,
       });
+    // A report that finds the task ended already changes nothing, and bills nothing.
+    await apply.apply(succeeded(quiet));
+    expect(billed).toHaveLength(1);
+  });
+
+  it('a streamed task whose hold was finished before its end (its process died in between) keeps that charge', async () => {
+    const apply = new ApplyExecutionUseCase(tasks, {} as CatalogPort, holds, { listens: async () => false });
+    const id = `job_${kind}_finished_before`;
+    await tasks.insert(task(id), [], { owner: 'proc-gone', leaseMs: 60_000 });
+    billed.length = 0;
+    finishedBefore.set(id, { status: 'settled', charged: '0.002' });
+    // The sweeper's report of the lapsed lease: a failure, whose release finds the hold settled already.
+    await apply.apply({
+      id: `evt_${id}`,
+      type: ExecutionEventType.failed,
+      version: 1,
+      key: id,
+      occurredAt: new Date().toISOString(),
+      correlationId: `req_${id}`,
+      causationId: `lease:${id}`,
+      payload: { taskId: id, errorCode: 'service_interrupted', finishedAt: new Date().toISOString() },
+    });
+    expect(billed).toEqual([[id, 'release quiet']]);
+    // The task records billing's word: the charge it kept, settled; the lease is gone.
+    expect(await tasks.findById(id)).toMatchObject({ state: 'failed', costE9: 2_000_000n, settled: true });
+    expect(await leased([id])).toEqual([]);
+    expect(await terminal(id)).toEqual([]);
   });
 });
