@@ -30,6 +30,7 @@ import { OpenTextTaskUseCase } from './use-cases/open-text-task.use-case';
 import { COMPAT_TASKS, TEXT_TASK_INTAKE, TEXT_TASKS } from '@gen/contracts';
 import { TextTaskIntakeUseCase } from './use-cases/text-task-intake.use-case';
 import { CompatTasksUseCase } from './use-cases/compat-tasks.use-case';
+import { StreamsAcceptedHere } from './use-cases/streams-accepted-here';
 
 export interface TasksModuleOptions {
   /** The quote signing key (QUOTE_SIGNING_KEY, or a key kept in DATA_DIR). */
@@ -72,6 +73,7 @@ export class TasksModule {
       TasksMigrations,
       outboxSignalProvider(TASKS_SCHEMA.schema),
       TaskRepository,
+      StreamsAcceptedHere,
       // Accepting tasks (quote, createTask, retry) checks media files through FILES_PORT: only where tasks
       // are accepted, the apps that compose MediaModule.
       ...(options.http || options.compat

@@ -9,6 +9,7 @@ import {
 import type { TaskRow } from '../persistence/task-row';
 import type { OutboxEvents, TaskChange, TaskRepository } from '../persistence/task.repository';
 import { ApplyExecutionUseCase } from './apply-execution.use-case';
+import { StreamsAcceptedHere } from './streams-accepted-here';
 
 const task = (over: Partial<TaskRow> = {}): TaskRow => ({
   id: 'job_1',
@@ -139,5 +140,67 @@ describe('ApplyExecutionUseCase', () => {
     const reported = fixture(task(), () => '0.001');
     await reported.useCase.apply(succeeded(stored));
     expect(reported.transitions[0]!.change).not.toHaveProperty('startedAt');
+  });
+
+  it('takes a stream accepted here as it was accepted: no read, its hold settled quietly, then the settled end', async () => {
+    const accepted = task({ state: 'queued', deadlineAt: new Date(Date.now() + 60_000) });
+    const calls: string[] = [];
+    const repository = {
+      findForReport: async () => {
+        calls.push('read');
+        return { task: accepted, streamed: true };
+      },
+      transition: async (
+        _id: string,
+        _from: unknown,
+        change: TaskChange,
+        outbox: unknown,
+        options: unknown,
+      ) => {
+        calls.push(`transition ${JSON.stringify({ outbox, options })}`);
+        return { ...accepted, ...change } as TaskRow;
+      },
+    } as unknown as TaskRepository;
+    const holds = {
+      settle: async (holdId: string, charge: string, options: unknown) => {
+        calls.push(`settle ${holdId} ${charge} ${JSON.stringify(options)}`);
+        return { holdId, status: 'settled', amount: '0.004', charged: charge };
+      },
+    } as unknown as HoldsPort;
+    const here = new StreamsAcceptedHere();
+    here.remember(accepted);
+    const useCase = new ApplyExecutionUseCase(
+      repository,
+      { chargeFor: () => '0.001' } as unknown as CatalogPort,
+      holds,
+      { listens: async () => false },
+      null,
+      here,
+    );
+    const ended = await useCase.apply(succeeded(stored));
+    expect(ended).toMatchObject({ state: 'succeeded', costE9: 1_000_000n });
+    expect(calls).toEqual([
+      'settle job_1 0.001 {"quiet":true}',
+      `transition ${JSON.stringify({ outbox: null, options: { forgetIdempotencyKey: false, settled: true } })}`,
+    ]);
+    // Taken once: a redelivered report reads the task (here it says the task is still queued: billing is asked
+    // again, and answers with the hold as it ended).
+    calls.length = 0;
+    await useCase.apply(succeeded(stored));
+    expect(calls[0]).toBe('read');
+    // Past its deadline, a stream accepted here is read (the deadline's sweeper may have ended it).
+    const late = new StreamsAcceptedHere();
+    late.remember(task({ deadlineAt: new Date(Date.now() - 1) }));
+    const lateCase = new ApplyExecutionUseCase(
+      repository,
+      { chargeFor: () => '0.001' } as unknown as CatalogPort,
+      holds,
+      { listens: async () => false },
+      null,
+      late,
+    );
+    calls.length = 0;
+    await lateCase.apply(succeeded(stored));
+    expect(calls[0]).toBe('read');
   });
 });

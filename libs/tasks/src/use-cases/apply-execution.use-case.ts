@@ -22,6 +22,7 @@ import { taskSnapshotOf } from '../mappers/task-record';
 import type { OutboxEvents, TaskChange } from '../persistence/task.repository';
 import { TaskRepository } from '../persistence/task.repository';
 import { settleTask } from './settle-task';
+import { StreamsAcceptedHere } from './streams-accepted-here';
 
 /** The errorCode of a text answer the service lost: its process stopped (a cut, a lapsed stream lease). */
 export const SERVICE_INTERRUPTED = 'service_interrupted';
@@ -49,6 +50,7 @@ export class ApplyExecutionUseCase {
     @Inject(TASK_EVENT_LISTENERS)
     private readonly listeners: TaskEventListenersPort | null = null,
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null = null,
+    @Optional() private readonly acceptedHere: StreamsAcceptedHere | null = null,
   ) {}
 
   /** Returns the task as the transition left it, or null when the event changed nothing. */
@@ -65,10 +67,9 @@ export class ApplyExecutionUseCase {
       }
       case ExecutionEventType.succeeded: {
         const { payload } = event;
-        const found = await this.tasks.findForReport(payload.taskId);
-        // A terminal task ignores later news (an expired task's late result).
-        if (!found || isTerminal(found.task.state)) return null;
-        const { task } = found;
+        const report = await this.reported(payload.taskId, TaskEventType.succeeded);
+        if (!report) return null;
+        const { task } = report;
         // Spec: if no file was stored, cost is 0. A text task's output is its answer. Never above the hold.
         const delivered =
           payload.text !== undefined || payload.assets.some((a) => a.status !== 'unavailable');
@@ -83,8 +84,7 @@ export class ApplyExecutionUseCase {
           ...(payload.text !== undefined ? { textOutput: payload.text } : {}),
           costE9: charge,
         } as const;
-        if (found.streamed && (await this.unheard(task, TaskEventType.succeeded)))
-          return this.endSettled(task, change, false);
+        if (report.quiet) return this.endSettled(task, change, false);
         return this.tasks.transition(
           task.id,
           IN_FLIGHT_STATES,
@@ -94,9 +94,9 @@ export class ApplyExecutionUseCase {
       }
       case ExecutionEventType.failed: {
         const { payload } = event;
-        const found = await this.tasks.findForReport(payload.taskId);
-        if (!found || isTerminal(found.task.state)) return null;
-        const { task } = found;
+        const report = await this.reported(payload.taskId, TaskEventType.failed);
+        if (!report) return null;
+        const { task } = report;
         const change = {
           state: 'failed',
           ...(payload.startedAt !== undefined ? { startedAt: new Date(payload.startedAt) } : {}),
@@ -106,8 +106,7 @@ export class ApplyExecutionUseCase {
         } as const;
         // An answer the service lost (its process stopped): the client may send it again under its key.
         const forget = payload.errorCode === SERVICE_INTERRUPTED;
-        if (found.streamed && (await this.unheard(task, TaskEventType.failed)))
-          return this.endSettled(task, change, forget);
+        if (report.quiet) return this.endSettled(task, change, forget);
         return this.tasks.transition(
           task.id,
           IN_FLIGHT_STATES,
@@ -117,6 +116,24 @@ export class ApplyExecutionUseCase {
         );
       }
     }
+  }
+
+  /**
+   * The task a final report is about, and whether its end is quiet (streamed, and its terminal event unheard);
+   * null when it ended already (a terminal task ignores later news: an expired task's late result) or is
+   * unknown. A stream this process accepted, within its deadline, is taken as accepted (StreamsAcceptedHere):
+   * no read; the transition checks its state.
+   */
+  private async reported(
+    taskId: string,
+    type: TaskTerminalEventName,
+  ): Promise<{ readonly task: TaskRow; readonly quiet: boolean } | null> {
+    const here = this.acceptedHere?.take(taskId);
+    if (here && here.deadlineAt.getTime() > Date.now() && (await this.unheard(here, type)))
+      return { task: here, quiet: true };
+    const found = await this.tasks.findForReport(taskId);
+    if (!found || isTerminal(found.task.state)) return null;
+    return { task: found.task, quiet: found.streamed && (await this.unheard(found.task, type)) };
   }
 
   /** Nothing outside tasks and billing would read this terminal event of the task's (see the class). */

@@ -1,6 +1,7 @@
 import type { HoldView, HoldsPort } from '@gen/contracts';
 import type { TaskRepository } from '../persistence/task.repository';
 import type { CreateTaskUseCase } from './create-task.use-case';
+import { StreamsAcceptedHere } from './streams-accepted-here';
 import { TextTaskIntakeUseCase } from './text-task-intake.use-case';
 
 /** A hold as billing's confirm returns it. */
@@ -23,7 +24,12 @@ describe('TextTaskIntakeUseCase.renew: the first renewal confirms the holds of a
         return confirm(holdId);
       },
     } as unknown as HoldsPort;
-    const intake = new TextTaskIntakeUseCase({} as CreateTaskUseCase, tasks, holds);
+    const intake = new TextTaskIntakeUseCase(
+      {} as CreateTaskUseCase,
+      tasks,
+      new StreamsAcceptedHere(),
+      holds,
+    );
     return { intake, renewals, confirms };
   }
 

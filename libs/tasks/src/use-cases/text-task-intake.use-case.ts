@@ -11,6 +11,7 @@ import { LOGGER, formatUsd, type Logger } from '@gen/core';
 import { LRUCache } from 'lru-cache';
 import { TaskRepository } from '../persistence/task.repository';
 import { CreateTaskUseCase } from './create-task.use-case';
+import { StreamsAcceptedHere } from './streams-accepted-here';
 
 /** How many confirmed holds `renew` remembers (the least recently renewed leaving first: confirmed again). */
 const CONFIRMED_KEPT = 100_000;
@@ -34,6 +35,7 @@ export class TextTaskIntakeUseCase implements TextTaskIntakePort {
   constructor(
     private readonly createTask: CreateTaskUseCase,
     private readonly tasks: TaskRepository,
+    private readonly acceptedHere: StreamsAcceptedHere,
     @Inject(HOLDS_PORT) private readonly holds: HoldsPort,
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null = null,
   ) {}
@@ -78,6 +80,7 @@ export class TextTaskIntakeUseCase implements TextTaskIntakePort {
       stream: true,
       ...(lease ? { lease: { owner: lease.owner, leaseMs: leaseLength(lease.leaseMs) } } : {}),
     });
+    if (created && !replayed) this.acceptedHere.remember(task);
     return {
       taskId: task.id,
       model: task.model,
