@@ -116,6 +116,49 @@ describe('a streamed text task at acceptance', () => {
     expect(seen).toContain(`task.succeeded ${sketchId}`);
   });
 
+  it('ends a quiet answer in two writes: the hold settled with no event, then the task settled, read from nowhere', async () => {
+    const auth = { authorization: `Bearer ${app.boot.apiKey}` };
+    const sent: { sql: string; params: string }[] = [];
+    const query = database.query.bind(database);
+    const spy = jest.spyOn(database, 'query').mockImplementation((sql: string, params?: unknown[]) => {
+      sent.push({ sql: sql.replace(/\s+/g, ' '), params: JSON.stringify(params ?? []) });
+      return query(sql, params);
+    });
+    let reply;
+    try {
+      reply = await app.call('POST', '/v1/chat/completions', {
+        headers: auth,
+        body: { model: 'local/echo/chat', messages: [{ role: 'user', content: 'quiet' }] },
+      });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(reply.status).toBe(200);
+    const taskId = reply.headers.get('x-service-task-id')!;
+    // Settled by the time the answer ended: the settlement came before its last event.
+    expect(
+      await database.query(
+        `SELECT "state", "settled", "cost_e9"::text AS "cost" FROM "tasks"."tasks" WHERE "id" = $1`,
+        [taskId],
+      ),
+    ).toEqual([{ state: 'succeeded', settled: true, cost: expect.stringMatching(/^[1-9]\d*$/) }]);
+    expect(await holdStatus(taskId)).toBe('settled');
+    expect(
+      await database.query(`SELECT 1 FROM "tasks"."stream_leases" WHERE "task_id" = $1`, [taskId]),
+    ).toEqual([]);
+    // No hold.settled for it in billing's outbox, no read of the task by its report (accepted here), and no
+    // settled mark of its own: the transition carried it.
+    expect(await database.query(`SELECT 1 FROM "billing"."outbox" WHERE "key" = $1`, [taskId])).toEqual([]);
+    // (Other tasks' steps may run meanwhile: the first test's sketch is settled by its event.)
+    const about = (text: string) => sent.filter((s) => s.sql.includes(text) && s.params.includes(taskId));
+    expect(about('AS "streamed"')).toEqual([]);
+    expect(about('UPDATE "tasks"."tasks" AS t SET "settled" = true')).toEqual([]);
+    expect(about('"billing"."confirm_holds"')).toEqual([]);
+    // What it did send: its hold settled, and the transition that ended it.
+    expect(about('"billing"."finish_hold"')).toHaveLength(1);
+    expect(about('UPDATE "tasks"."tasks" AS t SET "state"')).toHaveLength(1);
+  });
+
   it('announces its end when an endpoint of the account listens, which then gets its message', async () => {
     const auth = { authorization: `Bearer ${app.boot.apiKey}` };
     // An endpoint added by another process: this one hears of it from the database (NOTIFY).

@@ -50,7 +50,7 @@ export class ApplyExecutionUseCase {
     @Inject(TASK_EVENT_LISTENERS)
     private readonly listeners: TaskEventListenersPort | null = null,
     @Optional() @Inject(LOGGER) private readonly logger: Logger | null = null,
-    @Optional() private readonly acceptedHere: StreamsAcceptedHere | null = null,
+    @Optional() @Inject(StreamsAcceptedHere) private readonly acceptedHere: StreamsAcceptedHere | null = null,
   ) {}
 
   /** Returns the task as the transition left it, or null when the event changed nothing. */
