@@ -20,8 +20,9 @@ const CLAIM_MS = 30_000;
  * frees its Idempotency-Key (ApplyExecutionUseCase). The report goes to the bus keyed by the task, after the
  * lease lapsed: a report the streaming process published before it stopped renewing comes first, and wins.
  *
- * A lease lives until its task is settled (`markSettled` deletes it). One that lapsed on an ended task that is not
- * settled yet is settled here, directly, as the process that ended it would have (it died in between, or its
+ * A lease lives until its task is settled (the statement that records the settlement deletes it). One that lapsed
+ * on an ended task that is not settled yet (an announced end whose settlement by billing did not come) is
+ * settled here, directly, as billing's consumer would have (the process that ended it died in between, or its
  * settlement failed): idempotent, billing finishes a hold once. On a settled task, or a task gone, the lease is
  * only deleted.
  *
