@@ -201,10 +201,11 @@ function fetchIn(container: string, url: string, headers: Record<string, string>
     await until(
       'every app ready',
       () => components.every((c) => fetchIn(container(c), 'http://127.0.0.1:8080/readyz').status === 200),
-      120_000,
+      // Eight pods starting at once on two cores beside the rest of the e2e suite: 44 – 78 s seen.
+      240_000,
     );
     figures.push(`${components.length} Deployments ready ${Date.now() - appsStarted} ms after kube play`);
-  }, 330_000);
+  }, 450_000);
 
   afterAll(async () => {
     for (const file of played.reverse()) spawnSync('podman', ['kube', 'down', file], { stdio: 'ignore' });
@@ -257,10 +258,10 @@ function fetchIn(container: string, url: string, headers: Record<string, string>
         ).json;
         return record['data']?.['settled'] === true;
       },
-      60_000,
+      150_000,
     );
     expect(record['data']).toMatchObject({ state: 'succeeded', cost: '0.004' });
     const after = fetchIn(container('billing'), 'http://127.0.0.1:8080/api/v1/chat/credit', auth);
     expect(after).toMatchObject({ status: 200, json: { data: { available: '24.996', held: '0' } } });
-  });
+  }, 240_000);
 });
