@@ -84,15 +84,25 @@ const messageOf = (error: unknown): string => {
   return message.replace(/\/\/[^@\s/]*@/g, '//***@');
 };
 
-/** One attempt to reach a dependency; resolves when it answered. */
-async function probe(dependency: Dependency, config: AppConfig, timeoutMs: number): Promise<void> {
+/**
+ * One attempt to reach a dependency; resolves when it answered. `closing` is given what ends the attempt's
+ * client, so an attempt that outlives its time (`attempt`) can be ended from outside.
+ */
+async function probe(
+  dependency: Dependency,
+  config: AppConfig,
+  timeoutMs: number,
+  closing: (close: () => void) => void,
+): Promise<void> {
   switch (dependency) {
     case 'database': {
       const client = new Client({
         connectionString: config.DATABASE_URL,
         connectionTimeoutMillis: timeoutMs,
+        query_timeout: timeoutMs,
       });
       client.on('error', () => undefined);
+      closing(() => void client.end().catch(() => undefined));
       try {
         await client.connect();
         await client.query('SELECT 1');
@@ -107,8 +117,10 @@ async function probe(dependency: Dependency, config: AppConfig, timeoutMs: numbe
         enableOfflineQueue: false,
         maxRetriesPerRequest: 0,
         connectTimeout: timeoutMs,
+        commandTimeout: timeoutMs,
         retryStrategy: () => null,
       });
+      closing(() => redis.disconnect());
       // ioredis rejects with "Connection is closed."; the socket's own error says why.
       let socketError: unknown;
       redis.on('error', (error) => (socketError = error));
@@ -128,9 +140,11 @@ async function probe(dependency: Dependency, config: AppConfig, timeoutMs: numbe
         clientId: 'dependency-probe',
         brokers: config.KAFKA_BROKERS!.split(','),
         connectionTimeout: timeoutMs,
+        requestTimeout: timeoutMs,
         retry: { retries: 0 },
         logLevel: logLevel.NOTHING,
       }).admin();
+      closing(() => void admin.disconnect().catch(() => undefined));
       try {
         await admin.connect();
         await admin.describeCluster();
@@ -144,6 +158,7 @@ async function probe(dependency: Dependency, config: AppConfig, timeoutMs: numbe
       // attempt per probe: the loop below retries, and a refused connection is reported as such rather than
       // as the abort of the SDK's own backoff.
       const storage = new S3ObjectStorage({ ...s3OptionsOf(config), maxAttempts: 1 });
+      closing(() => storage.close());
       try {
         await storage.ensureBucket({ abortSignal: AbortSignal.timeout(timeoutMs) });
       } finally {
@@ -151,6 +166,30 @@ async function probe(dependency: Dependency, config: AppConfig, timeoutMs: numbe
       }
       return;
     }
+  }
+}
+
+/**
+ * A probe with a deadline of its own: a server that accepts the connection and never answers (a port still
+ * owned by a dying process, a proxy whose backend is not up) would otherwise hold start-up forever, as each
+ * client's own timeouts cover some of the exchange only. At the deadline the attempt's client is ended and the
+ * attempt fails, so the loop tries again or gives up with DependencyUnreachableError.
+ */
+async function attempt(dependency: Dependency, config: AppConfig, timeoutMs: number): Promise<void> {
+  const closers: (() => void)[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      for (const close of closers) close();
+      reject(new Error(`no answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+  });
+  const probed = probe(dependency, config, timeoutMs, (close) => closers.push(close));
+  probed.catch(() => undefined);
+  try {
+    await Promise.race([probed, expired]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -174,7 +213,7 @@ export async function waitForDependencies(
       for (;;) {
         const left = deadline - Date.now();
         try {
-          await probe(dependency, config, Math.max(100, Math.min(left, 5000)));
+          await attempt(dependency, config, Math.max(100, Math.min(left, 5000)));
           logger.info({ dependency, target: targetOf(dependency, config) }, 'dependency reachable');
           return;
         } catch (error) {
