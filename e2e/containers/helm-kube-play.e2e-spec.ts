@@ -68,7 +68,7 @@ function fetchIn(container: string, url: string, headers: Record<string, string>
  * services (the local images) under the names the values give; the chart's Secrets become Podman secrets (Podman
  * 4.3 reads a secret's data as a JSON map, and plays a Secret document as something it cannot read back); the
  * migrations hook Job runs first as the Pod of its template (a Job's controller does that); and each Service
- * becomes a network alias of the pods its selector picks (Podman has no Services). Not run: Services as load
+ * becomes a network alias of the pods its selector picks (Podman has no Services), given before the pods start. Not run: Services as load
  * balancers, the Ingress, HorizontalPodAutoscalers, PodDisruptionBudgets, replicas beyond one per Deployment,
  * probes as the kubelet runs them (Podman turns an httpGet probe on a named port into a `curl` on port 0): the
  * test asks each pod's /readyz itself. The containers' `ports` are dropped: Podman 4.3 publishes each on the host.
@@ -153,11 +153,11 @@ function fetchIn(container: string, url: string, headers: Record<string, string>
       podman('secret', 'create', secret['metadata']['name'], file);
       secrets.push(secret['metadata']['name'] as string);
     }
-    const play = async (name: string, docs: Json[]) => {
+    const play = async (name: string, docs: Json[], start = true) => {
       const file = join(work, `${name}.yaml`);
       writeFileSync(file, docs.map((d) => stringify(d)).join('---\n'));
       const started = Date.now();
-      podman('kube', 'play', '--network', network, file);
+      podman('kube', 'play', '--network', network, `--start=${start}`, file);
       played.push(file);
       return started;
     };
@@ -184,10 +184,13 @@ function fetchIn(container: string, url: string, headers: Record<string, string>
         for (const c of copy['spec']['template']['spec']['containers'] as Json[]) delete c['ports'];
         return copy;
       });
-    const appsStarted = await play('apps', [
-      ...manifests.filter((m) => m['kind'] === 'ConfigMap'),
-      ...deployments,
-    ]);
+    // Created, not started: a pod's network is joined again below with its aliases, which gives it a new
+    // address; an app started before that would keep connections from the old one that never answer.
+    const appsStarted = await play(
+      'apps',
+      [...manifests.filter((m) => m['kind'] === 'ConfigMap'), ...deployments],
+      false,
+    );
     // Each Service: an alias on the network of the pods its selector picks.
     for (const service of manifests.filter((m) => m['kind'] === 'Service')) {
       const component = service['spec']['selector']['app.kubernetes.io/component'] as string;
@@ -198,10 +201,11 @@ function fetchIn(container: string, url: string, headers: Record<string, string>
     const components = manifests
       .filter((m) => m['kind'] === 'Deployment')
       .map((m) => m['spec']['template']['metadata']['labels']['app.kubernetes.io/component'] as string);
+    for (const component of components) podman('pod', 'start', pod(component));
     await until(
       'every app ready',
       () => components.every((c) => fetchIn(container(c), 'http://127.0.0.1:8080/readyz').status === 200),
-      // Eight pods starting at once on two cores beside the rest of the e2e suite: 44 – 78 s seen.
+      // Eight pods starting at once on two cores: 16 s seen; a bound for a loaded machine.
       240_000,
     );
     figures.push(`${components.length} Deployments ready ${Date.now() - appsStarted} ms after kube play`);
@@ -259,7 +263,14 @@ function fetchIn(container: string, url: string, headers: Record<string, string>
         return record['data']?.['settled'] === true;
       },
       150_000,
-    );
+    ).catch((error: Error) => {
+      // What each pod on the task's way said: the record alone does not tell which hop stopped.
+      const logs = ['gateway', 'tasks', 'runner', 'billing'].map((c) => {
+        const out = spawnSync('podman', ['logs', '--tail', '40', container(c)], { encoding: 'utf8' });
+        return `--- ${c}\n${out.stdout}${out.stderr}`;
+      });
+      throw new Error(`${error.message}; last record ${JSON.stringify(record)}\n${logs.join('\n')}`);
+    });
     expect(record['data']).toMatchObject({ state: 'succeeded', cost: '0.004' });
     const after = fetchIn(container('billing'), 'http://127.0.0.1:8080/api/v1/chat/credit', auth);
     expect(after).toMatchObject({ status: 200, json: { data: { available: '24.996', held: '0' } } });
