@@ -81,10 +81,13 @@ describe.each(DATABASE_KINDS)('stream leases on %s: a text task whose streaming 
   const billed: [string, string][] = [];
   /** Holds billing finished before this test's calls (a process that died after finishing them): their view. */
   const finishedBefore = new Map<string, { status: 'settled' | 'released'; charged: string }>();
+  /** Holds billing does not know (a task with none): settle and release answer null. */
+  const unknownHolds = new Set<string>();
   const quietly = (options?: FinishHoldOptions): string => (options?.quiet ? ' quiet' : '');
   const holds = {
     settle: async (holdId: string, charge: string, options?: FinishHoldOptions) => {
       billed.push([holdId, `settle ${charge}${quietly(options)}`]);
+      if (unknownHolds.has(holdId)) return null;
       return {
         holdId,
         amount: '0.004',
@@ -93,6 +96,7 @@ describe.each(DATABASE_KINDS)('stream leases on %s: a text task whose streaming 
     },
     release: async (holdId: string, options?: FinishHoldOptions) => {
       billed.push([holdId, `release${quietly(options)}`]);
+      if (unknownHolds.has(holdId)) return null;
       return {
         holdId,
         amount: '0.004',
@@ -217,6 +221,31 @@ describe.each(DATABASE_KINDS)('stream leases on %s: a text task whose streaming 
     expect(await sweeper.execute()).toBe(0);
     expect(reports).toHaveLength(1);
     expect(billed).toHaveLength(1);
+  });
+
+  it('records an ended task whose hold billing does not know settled at 0, and ends its lease', async () => {
+    const orphan = `job_${kind}_orphan`;
+    unknownHolds.add(orphan);
+    await tasks.insert(task(orphan, { state: 'succeeded', costE9: 3_000_000n }), [], {
+      owner: 'proc-gone',
+      leaseMs: LEASE_MS,
+    });
+    const sweeper = new InterruptStreamsUseCase(tasks, bus, holds, options, clock);
+    now += LEASE_MS * 2;
+    await sleep(LEASE_MS + 50);
+    const billedBefore = billed.length;
+    await sweeper.execute();
+    const orphans = () => billed.slice(billedBefore).filter(([id]) => id === orphan);
+    expect(orphans()).toEqual([[orphan, 'settle 0.003']]);
+    // Nothing was charged, so the task says so; no report, no event, and its lease is gone.
+    expect(await tasks.findById(orphan)).toMatchObject({ state: 'succeeded', settled: true, costE9: 0n });
+    expect(await leased([orphan])).toEqual([]);
+    expect(reports.filter((r) => r.payload.taskId === orphan)).toEqual([]);
+    expect(await terminal(orphan)).toEqual([]);
+    // The next sweeps find nothing of it to claim.
+    now += LEASE_MS * 2;
+    await sweeper.execute();
+    expect(orphans()).toHaveLength(1);
   });
 
   it('settles a streamed task directly when nothing would read its terminal event, and only then', async () => {

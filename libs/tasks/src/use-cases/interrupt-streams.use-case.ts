@@ -23,8 +23,8 @@ const CLAIM_MS = 30_000;
  * A lease lives until its task is settled (the statement that records the settlement deletes it). One that lapsed
  * on an ended task that is not settled yet (an announced end whose settlement by billing did not come) is
  * settled here, directly, as billing's consumer would have (the process that ended it died in between, or its
- * settlement failed): idempotent, billing finishes a hold once. On a settled task, or a task gone, the lease is
- * only deleted.
+ * settlement failed): idempotent, billing finishes a hold once; if billing holds nothing for it, it is recorded
+ * settled at 0. On a settled task, or a task gone, the lease is only deleted.
  *
  * Run by the tasks service's sweeper every second. A lease that lapsed while no process of the tasks service ran
  * may belong to a stream still alive whose renewals failed meanwhile: for half a lease after this process
@@ -64,7 +64,21 @@ export class InterruptStreamsUseCase {
         // Ended, not settled: the settlement's record (billing.holds -> markSettled) ends the lease. Until then
         // the claim keeps other sweepers off; if this fails, the claim lapses and a sweeper tries again.
         try {
-          await settleTask(this.holds, { id: lease.taskId, state: lease.state, costE9: lease.costE9 });
+          const hold = await settleTask(this.holds, {
+            id: lease.taskId,
+            state: lease.state,
+            costE9: lease.costE9,
+          });
+          if (hold === null) {
+            // Billing holds nothing for it, so nothing was or will be charged: recorded so, with its lease
+            // ended (no settlement would ever come to end it, and every sweep would claim it again).
+            await this.tasks.markSettled(lease.taskId, 0n);
+            this.logger?.warn(
+              { taskId: lease.taskId, request_id: lease.requestId },
+              'ended task recorded settled at 0 by the sweeper: billing holds nothing for it',
+            );
+            continue;
+          }
           this.logger?.warn(
             { taskId: lease.taskId, request_id: lease.requestId },
             'ended task settled by the sweeper: its own settlement did not happen (stream lease lapsed)',
