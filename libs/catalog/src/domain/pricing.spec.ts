@@ -53,3 +53,26 @@ describe('group prices', () => {
     expect(multiplierE9Of('0.85')).toBe(850_000_000n);
   });
 });
+
+describe('group prices, computed once per pricing and multiplier', () => {
+  it('answers the same figures from what it kept, per multiplier, and anew for a changed pricing', () => {
+    const pricing = { perMillionInputTokens: '0.15', perMillionOutputTokens: '0.6' };
+    const first = groupPricesE9(pricing, '0.85');
+    expect(first).toEqual({ perMillionInputTokens: 127_500_000n, perMillionOutputTokens: 510_000_000n });
+    expect(groupPricesE9(pricing, '0.85')).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // Another group, the same multiplier as a bigint, another pricing object: their own figures.
+    expect(groupPricesE9(pricing, '1')).toEqual({
+      perMillionInputTokens: 150_000_000n,
+      perMillionOutputTokens: 600_000_000n,
+    });
+    expect(groupPricesE9(pricing, 850_000_000n)).toEqual(first);
+    expect(groupPricesE9({ ...pricing, perMillionInputTokens: '0.3' }, '0.85')).toEqual({
+      perMillionInputTokens: 255_000_000n,
+      perMillionOutputTokens: 510_000_000n,
+    });
+    // A bad multiplier is refused every time, not remembered.
+    expect(() => groupPricesE9(pricing, '-1')).toThrow(RangeError);
+    expect(() => groupPricesE9(pricing, '-1')).toThrow(RangeError);
+  });
+});

@@ -42,6 +42,27 @@ export function multiplierE9Of(multiplier: string | bigint): bigint {
 export function groupPricesE9(
   pricing: Pricing,
   multiplier: string | bigint,
+): Readonly<Partial<Record<PriceKey, bigint>>> {
+  // Asked twice per chat answer (its estimate and its charge) with the same model and group: kept per
+  // pricing object (the catalog's, replaced when the catalog changes) and multiplier.
+  let byMultiplier = computedPrices.get(pricing);
+  if (!byMultiplier) computedPrices.set(pricing, (byMultiplier = new Map()));
+  const key = typeof multiplier === 'bigint' ? `e9:${multiplier}` : multiplier;
+  let prices = byMultiplier.get(key);
+  if (!prices) {
+    prices = Object.freeze(computeGroupPricesE9(pricing, multiplier));
+    // Multipliers are a handful of account groups; a bound keeps a stream of odd ones from growing it.
+    if (byMultiplier.size >= 64) byMultiplier.clear();
+    byMultiplier.set(key, prices);
+  }
+  return prices;
+}
+
+const computedPrices = new WeakMap<Pricing, Map<string, Readonly<Partial<Record<PriceKey, bigint>>>>>();
+
+function computeGroupPricesE9(
+  pricing: Pricing,
+  multiplier: string | bigint,
 ): Partial<Record<PriceKey, bigint>> {
   const factor = multiplierE9Of(multiplier);
   const out: Partial<Record<PriceKey, bigint>> = {};

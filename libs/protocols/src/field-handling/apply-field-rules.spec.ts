@@ -203,6 +203,18 @@ describe('applyFieldRules: rule 2, adjusted values', () => {
     const before = structuredClone(request);
     applyFieldRules(request, FULL);
     expect(request).toEqual(before);
+    // Every rule of every kind, on a model with none of the fields: dropped, clamped, shortened, levelled.
+    const all = mapped({
+      temperature: 9,
+      top_k: 5,
+      stop: ['a', 'b', 'c', 'd', 'e'],
+      max_tokens: 1_000_000,
+      reasoning_effort: 'high',
+    });
+    const allBefore = structuredClone(all);
+    applyFieldRules(all, { ...FULL, maxStopSequences: 2, maxOutputTokens: 10, reasoningLevels: ['low'] });
+    applyFieldRules(all, { ...FULL, parameters: {}, maxStopSequences: 0, reasoningLevels: [] });
+    expect(all).toEqual(allBefore);
   });
 });
 
