@@ -20,24 +20,27 @@
  * target's p50 minus the direct fake's); added time to first token p99 at most 5 ms; 500 streams stall-free.
  *
  *   npm run bench:compat [-- --seconds 3 --rounds 3 --concurrency 32 --tokens 20 --stall-ms 2000
- *                           --only postgres|pglite --no-portkey --no-bare-proxy --cpu-prof
+ *                           --only postgres|pglite --no-portkey --no-bare-proxy --cpu-prof --fleet
  *                           --scenario whole|streamed:1|32 --no-stall]
+ *
+ * `--fleet` adds the distributed mode's row (`npm run services:up` first): the fleet's whole process tree's CPU,
+ * PostgreSQL's, and its brokers' (Kafka, the S3 server, Redis) per answer; its statements are not counted.
  *
  * Each server runs in its own process (`--cpu-prof`: the service processes write V8 CPU profiles to
  * `$TMPDIR/gts-bench-compat-prof/`, printed); the load runs here over node:http keep-alive agents.
  */
 import { BootstrapDemoUseCase } from '@gen/accounts';
-import { createLogger, loadConfig } from '@gen/core';
+import { createLogger, loadConfig, readSettingsFile } from '@gen/core';
 import { pgliteDirIn } from '@gen/persistence';
 import { createHttpApp } from '@gen/platform';
 import { createScratchPostgres, seedPglite, type ScratchDatabase } from '@gen/testing';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import { Client } from 'pg';
 import { PGlite } from '@electric-sql/pglite';
-import { readdirSync } from 'node:fs';
 import { Pool } from 'undici';
-import { mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -207,6 +210,87 @@ function startService(
 }
 
 /**
+ * The fleet (`--fleet`): `dist/apps/fleet/src/main.js` as `npm run start:fleet` runs it (every app in its own
+ * process, the gateways and runners twice, its ingress in front) on a scratch PostgreSQL database and the
+ * brokers `npm run services:up` started (their settings from the environment or `.env.services`), with the
+ * bench's catalog and rate limits out of the way. Its chat answers cross the compat-protocols app, the gateway
+ * (key), billing (hold) and tasks (the task, over the service transport), and Kafka for each task's end.
+ */
+async function startFleet(
+  catalogFile: string,
+): Promise<{ child: ChildProcess; url: string; apiKey: string; cleanup: () => Promise<void> }> {
+  const root = resolve(__dirname, '..', '..', '..');
+  const dataDir = mkdtempSync(join(tmpdir(), 'gts-bench-compat-fleet-'));
+  const scratch = await createScratchPostgres();
+  const tag = randomBytes(4).toString('hex');
+  const services = existsSync(join(root, '.env.services'))
+    ? readSettingsFile(join(root, '.env.services'))
+    : {};
+  const child = spawn(process.execPath, [join(root, 'dist', 'apps', 'fleet', 'src', 'main.js')], {
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      ...services,
+      PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      CATALOG_FILE: catalogFile,
+      RATE_LIMIT_BURST: '100000000',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      DATABASE_URL: scratch.url,
+      KAFKA_TOPIC_PREFIX: `bench-compat-${tag}.`,
+      REDIS_KEY_PREFIX: `bench-compat-${tag}:`,
+      S3_KEY_PREFIX: `bench-compat-${tag}/`,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const cleanup = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((done) => child.once('exit', done));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await scratch.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    const url = await new Promise<string>((done, fail) => {
+      const poll = setInterval(() => {
+        const match = /^fleet \(distributed mode\) listening on (\S+)$/m.exec(output);
+        if (match && existsSync(join(dataDir, 'bootstrap.json'))) {
+          clearInterval(poll);
+          done(match[1]!);
+        }
+      }, 100);
+      child.once('exit', (code) => {
+        clearInterval(poll);
+        fail(new Error(`the fleet exited with ${String(code)}:\n${output}`));
+      });
+    });
+    const boot = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
+      accountId: string;
+      adminToken: string;
+    };
+    const post = async (path: string, body: unknown) => {
+      const response = await fetch(`${url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${boot.adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+      return ((await response.json()) as { data: Record<string, string> }).data;
+    };
+    await post(`/admin/v1/accounts/${boot.accountId}/credits`, { amount: '100000000' });
+    const key = await post(`/admin/v1/accounts/${boot.accountId}/keys`, { dailyCap: '100000000' });
+    return { child, url, apiKey: key['apiKey']!, cleanup };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
+
+/**
  * The bare proxy (run in a child process): the least any gateway must do. One Fastify route
  * `POST /v1/chat/completions` whose JSON body (parsed by Fastify, as any gateway must to read `model` and
  * `stream`) is sent on to the fake upstream over an undici `Pool` of keep-alive connections, and whose answer is
@@ -308,6 +392,48 @@ function postgresCpuMicros(): number {
   return total;
 }
 
+/** The CPU of a process and of all its descendants (the fleet: its ingress and every app's process). */
+function treeCpuMicros(root: number): number {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  let total = 0;
+  for (const pid of parents.keys()) {
+    let at: number | undefined = pid;
+    while (at !== undefined && at !== root && at > 1) at = parents.get(at);
+    if (at !== root) continue;
+    try {
+      total += cpuMicros(pid);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
+}
+
+/** The CPU of the fleet's brokers on this machine: Kafka and the S3 server (java) and Redis. */
+function brokersCpuMicros(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      if (name === 'java' || name.startsWith('redis-server')) total += cpuMicros(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
+}
+
 function cpuMicros(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -323,6 +449,8 @@ interface Measured {
   readonly statements?: ChildProcess;
   /** A service on PostgreSQL: the CPU of PostgreSQL's processes per request is printed beside its own. */
   readonly postgres?: boolean;
+  /** The fleet: its CPU is its whole process tree's, and its brokers' CPU is printed after the table. */
+  readonly fleet?: boolean;
 }
 
 interface Figures {
@@ -339,6 +467,8 @@ interface Figures {
   statementsPerRequest?: number;
   /** PostgreSQL's CPU per request while this target was loaded (a service on PostgreSQL only). */
   databaseCpuPerRequest?: number;
+  /** Kafka's, the S3 server's and Redis's CPU per request while the fleet was loaded (the fleet only). */
+  brokersCpuPerRequest?: number;
   errors: number;
   problem?: string;
 }
@@ -360,18 +490,22 @@ async function scenario(
   const upstreamPid = measured[0]!.pid;
   const statements: number[] = measured.map(() => 0);
   const databaseCpu: number[] = measured.map(() => 0);
+  const brokersCpu: number[] = measured.map(() => 0);
+  const cpuOf = (m: Measured): number => (m.fleet ? treeCpuMicros(m.pid) : cpuMicros(m.pid));
   for (const m of measured) await load(m.target, stream, concurrency, 1, expected, 'word0'); // warm-up
   for (let r = 0; r < rounds; r += 1) {
     const order = measured.map((_, k) => (r % 2 === 0 ? k : measured.length - 1 - k));
     for (const k of order) {
       const m = measured[k]!;
-      const before = cpuMicros(m.pid);
+      const before = cpuOf(m);
+      const brokersBefore = m.fleet ? brokersCpuMicros() : 0;
       const upstreamBefore = cpuMicros(upstreamPid);
       const loadBefore = process.cpuUsage();
       const statementsBefore = m.statements ? await statementsOf(m.statements) : 0;
       const databaseBefore = m.postgres ? postgresCpuMicros() : 0;
       loads[k]!.push(await load(m.target, stream, concurrency, seconds, expected, 'word0'));
-      cpu[k]! += cpuMicros(m.pid) - before;
+      cpu[k]! += cpuOf(m) - before;
+      if (m.fleet) brokersCpu[k]! += brokersCpuMicros() - brokersBefore;
       if (m.postgres) databaseCpu[k]! += postgresCpuMicros() - databaseBefore;
       upstreamCpu[k]! += cpuMicros(upstreamPid) - upstreamBefore;
       const loadUsed = process.cpuUsage(loadBefore);
@@ -399,6 +533,7 @@ async function scenario(
       ...(measured[k]!.postgres
         ? { databaseCpuPerRequest: databaseCpu[k]! / Math.max(1, totals.length) }
         : {}),
+      ...(measured[k]!.fleet ? { brokersCpuPerRequest: brokersCpu[k]! / Math.max(1, totals.length) } : {}),
       errors: runs.reduce((sum, x) => sum + x.errors, 0),
       ...(problem !== undefined ? { problem } : {}),
     };
@@ -452,6 +587,10 @@ function printScenario(
     console.log(
       `${m.target.name.padEnd(34)} ${f.rps.toFixed(0).padStart(8)} ${ms(f.p50).padStart(8)} ${ms(f.p99).padStart(8)}${stream ? `${ms(f.ttft50).padStart(10)}${ms(f.ttft99).padStart(10)}` : ''} ${micros(f.cpuPerRequest).padStart(11)} ${micros(f.upstreamCpuPerRequest).padStart(12)} ${micros(f.loadCpuPerRequest).padStart(12)} ${(f.statementsPerRequest?.toFixed(1) ?? '').padStart(8)} ${(f.databaseCpuPerRequest === undefined ? '' : micros(f.databaseCpuPerRequest)).padStart(10)} ${String(f.errors).padStart(7)}`,
     );
+    if (f.brokersCpuPerRequest !== undefined)
+      console.log(
+        `  its brokers (Kafka, the S3 server, Redis): ${micros(f.brokersCpuPerRequest)} µs/req of CPU`,
+      );
     if (f.problem) console.log(`  first error: ${f.problem.slice(0, 300)}`);
   }
 }
@@ -469,6 +608,7 @@ async function main(): Promise<void> {
   const expected = replyTokens(tokens).join('');
 
   const children: ChildProcess[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
   let catalogFile: string | undefined;
   let failed = false;
   try {
@@ -525,6 +665,23 @@ async function main(): Promise<void> {
       });
     }
     const services: { index: number; database: string }[] = [];
+    if (hasFlag('fleet')) {
+      const fleet = await startFleet(catalogFile);
+      children.push(fleet.child);
+      cleanups.push(fleet.cleanup);
+      services.push({ index: measured.length, database: 'fleet' });
+      measured.push({
+        target: {
+          name: 'this service, fleet (PostgreSQL)',
+          url: `${fleet.url}/v1/chat/completions`,
+          model: CATALOG_MODEL,
+          headers: { authorization: `Bearer ${fleet.apiKey}` },
+        },
+        pid: fleet.child.pid!,
+        postgres: true,
+        fleet: true,
+      });
+    }
     for (const database of databases) {
       const service = await startService(database, catalogFile, hasFlag('cpu-prof'));
       children.push(service.child);
@@ -684,6 +841,7 @@ async function main(): Promise<void> {
       child.kill('SIGTERM');
       await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
     }
+    for (const cleanup of cleanups) await cleanup().catch(() => undefined);
     if (catalogFile) rmSync(dirname(catalogFile), { recursive: true, force: true });
   }
   if (failed) process.exitCode = 1;
