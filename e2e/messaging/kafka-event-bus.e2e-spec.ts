@@ -94,6 +94,43 @@ describe('KafkaEventBus against the real broker', () => {
     expect(lag).toEqual([{ topic, group, lag: 0 }]);
   });
 
+  it('commits handled offsets per batch, not per message: 300 events, far fewer commits', async () => {
+    const topic = `e2e-commits-${randomBytes(4).toString('hex')}`;
+    // Each offset commit is a record in the broker's own `__consumer_offsets` topic: its end offsets, summed,
+    // count the commits of every group (the other tests' consumers are idle and commit nothing meanwhile).
+    const admin = new Kafka({ brokers, clientId: 'e2e-commits', logLevel: logLevel.NOTHING }).admin();
+    await admin.connect();
+    const commits = async () =>
+      (await admin.fetchTopicOffsets('__consumer_offsets')).reduce((sum, p) => sum + Number(p.high), 0);
+    try {
+      const consumer = bus();
+      let handled = 0;
+      await consumer.subscribe(topic, `g-${topic}`, async () => {
+        handled += 1;
+      });
+      const before = await commits();
+      await bus().publish(
+        topic,
+        Array.from({ length: 300 }, (_, i) => event(`k${i % 6}`, i)),
+      );
+      await until(() => handled >= 300);
+      const group = `g-${topic}@${topic}`;
+      const deadline = Date.now() + 30_000;
+      let lag = await consumer.consumerLag();
+      while (lag[0]!.lag > 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        lag = await consumer.consumerLag();
+      }
+      // All handled and committed, a few commits in all: one per fetched batch (kafkajs' autoCommit).
+      expect(lag).toEqual([{ topic, group, lag: 0 }]);
+      const made = (await commits()) - before;
+      expect(made).toBeGreaterThan(0);
+      expect(made).toBeLessThan(100);
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
   it('loses nothing when a consumer stops and another member of its group takes over', async () => {
     const topic = `e2e-restart-${randomBytes(4).toString('hex')}`;
     const group = `g-${topic}`;
