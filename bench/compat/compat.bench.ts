@@ -23,6 +23,9 @@
  *                           --only postgres|pglite --no-portkey --no-bare-proxy --cpu-prof --fleet
  *                           --scenario whole|streamed:1|32 --no-stall]
  *
+ * The services log nothing (`LOG_LEVEL=silent`) unless `BENCH_LOG_LEVEL` says otherwise (`info`, the default of
+ * `npm start`: each answer's log lines then go to this bench's standard output).
+ *
  * `--fleet` adds the distributed mode's row (`npm run services:up` first): the fleet's whole process tree's CPU,
  * PostgreSQL's, and its brokers' (Kafka, the S3 server, Redis) per answer; its statements are not counted.
  *
@@ -151,13 +154,13 @@ async function serveService(database: string, catalogFile: string): Promise<Read
   const config = loadConfig({
     PORT: '0',
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'silent',
     CATALOG_FILE: catalogFile,
     RATE_LIMIT_BURST: '100000000',
     RATE_LIMIT_PER_MINUTE: '100000000',
     ...(scratch ? { DATABASE_URL: scratch.url } : {}),
   });
-  const logger = createLogger('silent');
+  const logger = createLogger((process.env['BENCH_LOG_LEVEL'] ?? 'silent') as 'silent');
   const app = await createHttpApp(EmbeddedModule.forRoot(config, logger), config, logger);
   await app.listen({ port: 0, host: '127.0.0.1' });
   if (process.env['BENCH_SQL_TRACE'] === '1') {

@@ -157,6 +157,18 @@ describe('a streamed text task at acceptance', () => {
     // What it did send: its hold settled, and the transition that ended it.
     expect(about('"billing"."finish_hold"')).toHaveLength(1);
     expect(about('UPDATE "tasks"."tasks" AS t SET "state"')).toHaveLength(1);
+    // Its trail: accepted, then one line for its end that carries the settlement (no line of its own).
+    const trail = app.logs
+      .map((line) => JSON.parse(line) as Json)
+      .filter((entry) => entry['taskId'] === taskId)
+      .map((entry) => [entry['msg'], entry]);
+    expect(trail).toEqual([
+      ['task accepted', expect.objectContaining({ level: 'info' })],
+      [
+        'task succeeded',
+        expect.objectContaining({ level: 'info', settled: true, cost: expect.stringMatching(/^0\.\d+$/) }),
+      ],
+    ]);
   });
 
   it('announces its end when an endpoint of the account listens, which then gets its message', async () => {

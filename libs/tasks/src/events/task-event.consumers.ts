@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { ExecutionEventType, HoldEventType } from '@gen/contracts';
-import { LOGGER, type Logger } from '@gen/core';
+import { LOGGER, formatUsd, type Logger } from '@gen/core';
 import { EVENT_BUS, subscribeEvents, type EventBus, type Subscription } from '@gen/messaging';
 import { ApplyExecutionUseCase } from '../use-cases/apply-execution.use-case';
 import { RecordSettlementUseCase } from '../use-cases/record-settlement.use-case';
@@ -28,8 +28,17 @@ export class TaskEventConsumers {
         { group: 'tasks', types: Object.values(ExecutionEventType), logger: this.logger },
         async (event) => {
           const task = await this.execution.apply(event);
-          // The task trail: one line per step, with the task and the request that created it.
-          if (task) this.logger?.info({ taskId: task.id, request_id: task.requestId }, `task ${task.state}`);
+          // The task trail: one line per step, with the task and the request that created it. A streamed
+          // text task that ended settled (its quiet end) says so on this line, with billing's charge.
+          if (task)
+            this.logger?.info(
+              {
+                taskId: task.id,
+                request_id: task.requestId,
+                ...(task.settled ? { settled: true, cost: formatUsd(task.costE9 ?? 0n) } : {}),
+              },
+              `task ${task.state}`,
+            );
         },
       ),
       await subscribeEvents(

@@ -163,10 +163,12 @@ export class ApplyExecutionUseCase {
       forgetIdempotencyKey: forget,
       settled: final,
     });
-    this.logger?.info(
-      { taskId: task.id, request_id: task.requestId, charge: hold?.charged },
-      `hold ${hold?.status ?? 'not found'} directly`,
-    );
+    // Its trail line is the consumer's `task succeeded` / `task failed`, with the charge (TaskEventConsumers).
+    if (!hold)
+      this.logger?.warn(
+        { taskId: task.id, request_id: task.requestId },
+        'the hold of a streamed task was not found: the stream lease sweeper records it settled at 0',
+      );
     // Ended meanwhile by another way (its deadline): the hold's final word is recorded on it all the same.
     if (!ended && final) await this.tasks.markSettled(task.id, cost);
     return ended;
