@@ -25,3 +25,25 @@ export function serverCpuMicros(child: ChildProcess): Promise<number> {
     child.send('cpu');
   });
 }
+
+/**
+ * Gives a service's demo account `credit` and makes it an API key with a daily cap of as much, through the admin
+ * API (what a bench needs before its load); resolves with the key.
+ */
+export async function fundedKey(
+  url: string,
+  boot: { readonly accountId: string; readonly adminToken: string },
+  credit: string,
+): Promise<string> {
+  const post = async (path: string, body: unknown): Promise<Record<string, string>> => {
+    const response = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${boot.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return ((await response.json()) as { data: Record<string, string> }).data;
+  };
+  await post(`/admin/v1/accounts/${boot.accountId}/credits`, { amount: credit });
+  return (await post(`/admin/v1/accounts/${boot.accountId}/keys`, { dailyCap: credit }))['apiKey']!;
+}

@@ -49,7 +49,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { EmbeddedModule } from '../../apps/embedded/src/embedded.module';
-import { hasFlag, median, numberFlag } from '../bench-support';
+import { fundedKey, hasFlag, median, numberFlag } from '../bench-support';
 import { chat, load, quantile, type ChatTarget, type Load } from './chat-load';
 import { FAKE_MODEL, replyTokens, serveFakeUpstream, startFakeUpstream } from './fake-upstream';
 
@@ -171,18 +171,7 @@ async function serveService(database: string, catalogFile: string): Promise<Read
   }
   const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
   const { file } = await app.get(BootstrapDemoUseCase).execute(url);
-  const admin = { authorization: `Bearer ${file!.adminToken}`, 'content-type': 'application/json' };
-  const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${url}${path}`, {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify(body),
-    });
-    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-    return ((await response.json()) as { data: Record<string, string> }).data;
-  };
-  await post(`/admin/v1/accounts/${file!.accountId}/credits`, { amount: '100000000' });
-  const key = await post(`/admin/v1/accounts/${file!.accountId}/keys`, { dailyCap: '100000000' });
+  const apiKey = await fundedKey(url, file!, '100000000');
   process.on('SIGTERM', () => {
     void app
       .close()
@@ -192,7 +181,7 @@ async function serveService(database: string, catalogFile: string): Promise<Read
         process.exit(0);
       });
   });
-  return { url, apiKey: key['apiKey']! };
+  return { url, apiKey };
 }
 
 function startService(
@@ -275,18 +264,7 @@ async function startFleet(
       accountId: string;
       adminToken: string;
     };
-    const post = async (path: string, body: unknown) => {
-      const response = await fetch(`${url}${path}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${boot.adminToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-      return ((await response.json()) as { data: Record<string, string> }).data;
-    };
-    await post(`/admin/v1/accounts/${boot.accountId}/credits`, { amount: '100000000' });
-    const key = await post(`/admin/v1/accounts/${boot.accountId}/keys`, { dailyCap: '100000000' });
-    return { child, url, apiKey: key['apiKey']!, cleanup };
+    return { child, url, apiKey: await fundedKey(url, boot, '100000000'), cleanup };
   } catch (error) {
     await cleanup();
     throw error;
@@ -380,38 +358,27 @@ async function startPortkey(): Promise<{ child: ChildProcess; port: number }> {
 
 /** A process's CPU time so far (user + system) in microseconds, from /proc (any process, no IPC needed). */
 /** The CPU of every PostgreSQL process on this machine (server and backends), in µs; 0 where none is seen. */
-function postgresCpuMicros(): number {
-  let total = 0;
+/** Every process of this machine now: its pid, its parent's and its command name (from /proc). */
+function processes(): { pid: number; ppid: number; name: string }[] {
+  const found: { pid: number; ppid: number; name: string }[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (name === 'postgres' || name.startsWith('postgres:')) total += cpuMicros(Number(entry));
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      found.push({ pid: Number(entry), ppid, name });
     } catch {
       // Gone meanwhile.
     }
   }
-  return total;
+  return found;
 }
 
-/** The CPU of a process and of all its descendants (the fleet: its ingress and every app's process). */
-function treeCpuMicros(root: number): number {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
+/** The CPU of the processes `picked` from `processes()` (those gone meanwhile count nothing). */
+function cpuOfProcesses(picked: readonly { pid: number }[]): number {
   let total = 0;
-  for (const pid of parents.keys()) {
-    let at: number | undefined = pid;
-    while (at !== undefined && at !== root && at > 1) at = parents.get(at);
-    if (at !== root) continue;
+  for (const { pid } of picked) {
     try {
       total += cpuMicros(pid);
     } catch {
@@ -421,20 +388,27 @@ function treeCpuMicros(root: number): number {
   return total;
 }
 
+function postgresCpuMicros(): number {
+  return cpuOfProcesses(
+    processes().filter(({ name }) => name === 'postgres' || name.startsWith('postgres:')),
+  );
+}
+
+/** The CPU of a process and of all its descendants (the fleet: its ingress and every app's process). */
+function treeCpuMicros(root: number): number {
+  const all = processes();
+  const parents = new Map(all.map(({ pid, ppid }) => [pid, ppid]));
+  const inTree = (pid: number): boolean => {
+    for (let at: number | undefined = pid; at !== undefined && at > 1; at = parents.get(at))
+      if (at === root) return true;
+    return false;
+  };
+  return cpuOfProcesses(all.filter(({ pid }) => inTree(pid)));
+}
+
 /** The CPU of the fleet's brokers on this machine: Kafka and the S3 server (java) and Redis. */
 function brokersCpuMicros(): number {
-  let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      if (name === 'java' || name.startsWith('redis-server')) total += cpuMicros(Number(entry));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return total;
+  return cpuOfProcesses(processes().filter(({ name }) => name === 'java' || name.startsWith('redis-server')));
 }
 
 function cpuMicros(pid: number): number {

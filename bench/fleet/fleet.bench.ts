@@ -19,7 +19,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { hasFlag, numberFlag } from '../bench-support';
+import { fundedKey, hasFlag, numberFlag } from '../bench-support';
 
 const root = resolve(__dirname, '..', '..', '..');
 type Kind = 'embedded' | 'fleet';
@@ -81,20 +81,10 @@ async function start(kind: Kind): Promise<Running> {
     accountId: string;
     adminToken: string;
   };
-  const admin = async (path: string, body: unknown): Promise<Record<string, string>> => {
-    const response = await fetch(`${url}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${boot.adminToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-    return ((await response.json()) as { data: Record<string, string> }).data;
-  };
-  await admin(`/admin/v1/accounts/${boot.accountId}/credits`, { amount: '1000000' });
-  const key = await admin(`/admin/v1/accounts/${boot.accountId}/keys`, { dailyCap: '1000000' });
+  const apiKey = await fundedKey(url, boot, '1000000');
   return {
     url,
-    apiKey: key['apiKey']!,
+    apiKey,
     child,
     cleanup: async () => {
       if (child.exitCode === null) {

@@ -9,6 +9,17 @@ const brokers = process.env['KAFKA_BROKERS']!.split(',');
 const event = testEvent;
 const payload = (e: EventEnvelope) => (e.payload as { n: number }).n;
 
+/** The consumer's lag once its commits caught up (30 s at most): what it reports then. */
+async function settledLag(consumer: KafkaEventBus): Promise<{ topic: string; group: string; lag: number }[]> {
+  const deadline = Date.now() + 30_000;
+  let lag = await consumer.consumerLag();
+  while (lag[0]!.lag > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 200));
+    lag = await consumer.consumerLag();
+  }
+  return lag;
+}
+
 async function until(check: () => boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
@@ -85,13 +96,7 @@ describe('KafkaEventBus against the real broker', () => {
     expect(await consumer.consumerLag()).toEqual([{ topic, group, lag: 30 }]);
     open();
     await until(() => handled >= 30);
-    const deadline = Date.now() + 30_000;
-    let lag = await consumer.consumerLag();
-    while (lag[0]!.lag > 0 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      lag = await consumer.consumerLag();
-    }
-    expect(lag).toEqual([{ topic, group, lag: 0 }]);
+    expect(await settledLag(consumer)).toEqual([{ topic, group, lag: 0 }]);
   });
 
   it('commits handled offsets per batch, not per message: 300 events, far fewer commits', async () => {
@@ -115,14 +120,8 @@ describe('KafkaEventBus against the real broker', () => {
       );
       await until(() => handled >= 300);
       const group = `g-${topic}@${topic}`;
-      const deadline = Date.now() + 30_000;
-      let lag = await consumer.consumerLag();
-      while (lag[0]!.lag > 0 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 200));
-        lag = await consumer.consumerLag();
-      }
       // All handled and committed, a few commits in all: one per fetched batch (kafkajs' autoCommit).
-      expect(lag).toEqual([{ topic, group, lag: 0 }]);
+      expect(await settledLag(consumer)).toEqual([{ topic, group, lag: 0 }]);
       const made = (await commits()) - before;
       expect(made).toBeGreaterThan(0);
       expect(made).toBeLessThan(100);
