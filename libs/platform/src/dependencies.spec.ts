@@ -51,9 +51,9 @@ describe('waitForDependencies against a server that accepts and never answers', 
       const took = Date.now() - started;
       expect(error).toBeInstanceOf(DependencyUnreachableError);
       expect((error as Error).message).toContain(`127.0.0.1:${silentServer.port} within 1500 ms`);
-      // One attempt's time past the deadline at most (the last attempt starts before it).
+      // Bounded: about the deadline (one attempt of 1.5 s), with room for a loaded machine.
       expect(took).toBeGreaterThanOrEqual(1400);
-      expect(took).toBeLessThan(4000);
+      expect(took).toBeLessThan(6000);
       // Every attempt's connection was closed: nothing is left holding the server.
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(silentServer.sockets.size).toBe(0);
