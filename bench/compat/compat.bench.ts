@@ -33,23 +33,23 @@
  * `$TMPDIR/gts-bench-compat-prof/`, printed); the load runs here over node:http keep-alive agents.
  */
 import { BootstrapDemoUseCase } from '@gen/accounts';
-import { createLogger, loadConfig, readSettingsFile } from '@gen/core';
+import { createLogger, loadConfig } from '@gen/core';
 import { pgliteDirIn } from '@gen/persistence';
 import { createHttpApp } from '@gen/platform';
 import { createScratchPostgres, seedPglite, type ScratchDatabase } from '@gen/testing';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import { Client } from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { Pool } from 'undici';
-import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { EmbeddedModule } from '../../apps/embedded/src/embedded.module';
 import { fundedKey, hasFlag, median, numberFlag } from '../bench-support';
+import { startBuiltApp } from '../built-app';
 import { chat, load, quantile, type ChatTarget, type Load } from './chat-load';
 import { FAKE_MODEL, replyTokens, serveFakeUpstream, startFakeUpstream } from './fake-upstream';
 
@@ -199,76 +199,6 @@ function startService(
     child.once('message', (ready: Ready) => resolveReady({ child, ready }));
     child.once('exit', (code) => reject(new Error(`${database} service exited ${String(code)}`)));
   });
-}
-
-/**
- * The fleet (`--fleet`): `dist/apps/fleet/src/main.js` as `npm run start:fleet` runs it (every app in its own
- * process, the gateways and runners twice, its ingress in front) on a scratch PostgreSQL database and the
- * brokers `npm run services:up` started (their settings from the environment or `.env.services`), with the
- * bench's catalog and rate limits out of the way. Its chat answers cross the compat-protocols app, the gateway
- * (key), billing (hold) and tasks (the task, over the service transport), and Kafka for each task's end.
- */
-async function startFleet(
-  catalogFile: string,
-): Promise<{ child: ChildProcess; url: string; apiKey: string; cleanup: () => Promise<void> }> {
-  const root = resolve(__dirname, '..', '..', '..');
-  const dataDir = mkdtempSync(join(tmpdir(), 'gts-bench-compat-fleet-'));
-  const scratch = await createScratchPostgres();
-  const tag = randomBytes(4).toString('hex');
-  const services = existsSync(join(root, '.env.services'))
-    ? readSettingsFile(join(root, '.env.services'))
-    : {};
-  const child = spawn(process.execPath, [join(root, 'dist', 'apps', 'fleet', 'src', 'main.js')], {
-    env: {
-      PATH: process.env['PATH'] ?? '',
-      ...services,
-      PORT: '0',
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      CATALOG_FILE: catalogFile,
-      RATE_LIMIT_BURST: '100000000',
-      RATE_LIMIT_PER_MINUTE: '100000000',
-      DATABASE_URL: scratch.url,
-      KAFKA_TOPIC_PREFIX: `bench-compat-${tag}.`,
-      REDIS_KEY_PREFIX: `bench-compat-${tag}:`,
-      S3_KEY_PREFIX: `bench-compat-${tag}/`,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const cleanup = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((done) => child.once('exit', done));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    await scratch.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  try {
-    const url = await new Promise<string>((done, fail) => {
-      const poll = setInterval(() => {
-        const match = /^fleet \(distributed mode\) listening on (\S+)$/m.exec(output);
-        if (match && existsSync(join(dataDir, 'bootstrap.json'))) {
-          clearInterval(poll);
-          done(match[1]!);
-        }
-      }, 100);
-      child.once('exit', (code) => {
-        clearInterval(poll);
-        fail(new Error(`the fleet exited with ${String(code)}:\n${output}`));
-      });
-    });
-    const boot = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
-      accountId: string;
-      adminToken: string;
-    };
-    return { child, url, apiKey: await fundedKey(url, boot, '100000000'), cleanup };
-  } catch (error) {
-    await cleanup();
-    throw error;
-  }
 }
 
 /**
@@ -643,7 +573,14 @@ async function main(): Promise<void> {
     }
     const services: { index: number; database: string }[] = [];
     if (hasFlag('fleet')) {
-      const fleet = await startFleet(catalogFile);
+      // The fleet as `npm run start:fleet` runs it (every app in its own process, the gateways and runners
+      // twice, its ingress in front); its chat answers cross the compat-protocols app, the gateway (key),
+      // billing (hold), tasks (the task, over the service transport) and Kafka for each task's end.
+      const fleet = await startBuiltApp('fleet', {
+        credit: '100000000',
+        prefix: 'bench-compat',
+        env: { CATALOG_FILE: catalogFile },
+      });
       children.push(fleet.child);
       cleanups.push(fleet.cleanup);
       services.push({ index: measured.length, database: 'fleet' });

@@ -11,92 +11,19 @@
  * The fleet runs against `npm run services:up` (settings from the environment or `.env.services`); both
  * services start from their compiled `main.js` (built first), on fresh data, with rate limits out of the way.
  */
-import { readSettingsFile } from '@gen/core';
-import { createScratchPostgres, type ScratchDatabase } from '@gen/testing';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fundedKey, hasFlag, numberFlag } from '../bench-support';
+import { hasFlag, numberFlag } from '../bench-support';
+import { startBuiltApp, type BuiltApp } from '../built-app';
 
-const root = resolve(__dirname, '..', '..', '..');
 type Kind = 'embedded' | 'fleet';
 type Route = 'createTask' | 'recordInfo' | 'history' | 'balance';
 const ROUTES: readonly Route[] = ['createTask', 'recordInfo', 'history', 'balance'];
 
-interface Running {
-  readonly url: string;
-  readonly apiKey: string;
-  readonly child: ChildProcess;
-  readonly cleanup: () => Promise<void>;
-}
+type Running = BuiltApp;
 
-const servicesFile = (): Record<string, string> => readSettingsFile(join(root, '.env.services'));
-
-async function start(kind: Kind): Promise<Running> {
-  const dataDir = mkdtempSync(join(tmpdir(), `gts-bench-fleet-${kind}-`));
-  let scratch: ScratchDatabase | undefined;
-  const tag = randomBytes(4).toString('hex');
-  const env: Record<string, string> = {
-    PATH: process.env['PATH'] ?? '',
-    PORT: '0',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_BURST: '100000000',
-    RATE_LIMIT_PER_MINUTE: '100000000',
-  };
-  if (kind === 'fleet') {
-    scratch = await createScratchPostgres();
-    Object.assign(env, servicesFile(), {
-      DATABASE_URL: scratch.url,
-      KAFKA_TOPIC_PREFIX: `bench-fleet-${tag}.`,
-      REDIS_KEY_PREFIX: `bench-fleet-${tag}:`,
-      S3_KEY_PREFIX: `bench-fleet-${tag}/`,
-    });
-  }
-  const child = spawn(process.execPath, [join(root, 'dist', 'apps', kind, 'src', 'main.js')], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const line =
-    kind === 'fleet' ? /^fleet \(distributed mode\) listening on (\S+)$/m : /listening on (http:\/\/\S+)\n/;
-  const url = await new Promise<string>((done, fail) => {
-    const poll = setInterval(() => {
-      const match = line.exec(output);
-      if (match && existsSync(join(dataDir, 'bootstrap.json'))) {
-        clearInterval(poll);
-        done(match[1]!);
-      }
-    }, 100);
-    child.once('exit', (code) => {
-      clearInterval(poll);
-      fail(new Error(`${kind} exited with ${code}:\n${output}`));
-    });
-  });
-  const boot = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as {
-    accountId: string;
-    adminToken: string;
-  };
-  const apiKey = await fundedKey(url, boot, '1000000');
-  return {
-    url,
-    apiKey,
-    child,
-    cleanup: async () => {
-      if (child.exitCode === null) {
-        const exited = new Promise((done) => child.once('exit', done));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      await scratch?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+/** One of the two, funded, as the bench loads it. */
+const start = (kind: Kind): Promise<Running> =>
+  startBuiltApp(kind, { credit: '1000000', prefix: 'bench-fleet' });
 
 interface Sample {
   readonly route: Route;
