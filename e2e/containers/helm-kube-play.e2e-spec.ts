@@ -68,10 +68,11 @@ function fetchIn(container: string, url: string, headers: Record<string, string>
  * services (the local images) under the names the values give; the chart's Secrets become Podman secrets (Podman
  * 4.3 reads a secret's data as a JSON map, and plays a Secret document as something it cannot read back); the
  * migrations hook Job runs first as the Pod of its template (a Job's controller does that); and each Service
- * becomes a network alias of the pods its selector picks (Podman has no Services), given before the pods start. Not run: Services as load
- * balancers, the Ingress, HorizontalPodAutoscalers, PodDisruptionBudgets, replicas beyond one per Deployment,
- * probes as the kubelet runs them (Podman turns an httpGet probe on a named port into a `curl` on port 0): the
- * test asks each pod's /readyz itself. The containers' `ports` are dropped: Podman 4.3 publishes each on the host.
+ * becomes a network alias of the pods its selector picks (Podman has no Services), given before the pods start.
+ * Not run: Services as load balancers, the Ingress, HorizontalPodAutoscalers, PodDisruptionBudgets, replicas
+ * beyond one per Deployment, probes as the kubelet runs them (Podman turns an httpGet probe on a named port into
+ * a `curl` on port 0): the test asks each pod's /readyz itself. The containers' `ports` are dropped: Podman 4.3
+ * publishes each on the host.
  */
 (runs ? describe : describe.skip)('the Helm chart under podman kube play', () => {
   const tag = randomBytes(3).toString('hex');
